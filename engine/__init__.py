@@ -1,0 +1,22 @@
+"""Game rules, pure and deterministic. The registry maps a game's name to its Game class."""
+
+from __future__ import annotations
+
+from engine.core import Game
+from engine.versus2048 import Versus2048
+
+GAMES: dict[str, type[Game]] = {
+    Versus2048.name: Versus2048,
+}
+
+
+def get_game(name: str) -> type[Game]:
+    """The Game class registered under ``name``.
+
+    Raises:
+        KeyError: No such game; the message lists the known ones.
+    """
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None

@@ -1,0 +1,229 @@
+"""Shared types of every game: requests, faults, results, and the Game and State contracts.
+
+A game is a frozen pydantic model of its variant parameters (the rules file's names, time limits
+included). ``Game.new_state(seed)`` gives a ``State`` that the referee drives:
+
+* ``to_act()`` names the requests that must be answered now: one for turn-based games, several
+  for simultaneous phases (each a ``Request`` of a seat and a role);
+* ``processes()`` names the bot processes that must be running now; a process key carries an
+  epoch, so a best of three or a second half gets fresh processes;
+* ``time_allowance_ms``/``charge_time`` keep each seat's clocks exactly as the rules say;
+* ``check`` judges a well-formed action, ``apply`` plays the actions of one request phase,
+  ``fault`` records what went wrong (a forfeit, or a fallback seat in multi-player games);
+* ``result()`` is the outcome as data once ``is_over()``.
+
+Engines are pure: no clock, no I/O, no global random state. Randomness comes only from the seed.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+PLAY = "play"
+"""The role of a seat in games where each bot has one role only."""
+
+
+class Termination(enum.StrEnum):
+    """How a match ended (see design.md, Result)."""
+
+    NORMAL = "NORMAL"
+    ILLEGAL_MOVE = "ILLEGAL_MOVE"
+    BAD_OUTPUT = "BAD_OUTPUT"
+    TIMEOUT = "TIMEOUT"
+    CRASH = "CRASH"
+    MAX_PLIES = "MAX_PLIES"
+    INFRA_ERROR = "INFRA_ERROR"
+
+
+@dataclass(frozen=True, order=True)
+class Request:
+    """One reply the referee waits for: a seat, in one of its roles."""
+
+    seat: int
+    role: str = PLAY
+
+
+@dataclass(frozen=True, order=True)
+class ProcessKey:
+    """One bot process: a seat's role in one epoch (a game of a match, a half)."""
+
+    seat: int
+    role: str = PLAY
+    epoch: int = 0
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Something a bot did wrong, as data.
+
+    Attributes:
+        seat: The seat that faulted.
+        termination: The kind of fault (never NORMAL).
+        reason_code: The game's own code for it, e.g. ``CANNOT_MOVE_AT_MAIN``.
+        detail: A sentence a person can act on.
+    """
+
+    seat: int
+    termination: Termination
+    reason_code: str
+    detail: str
+
+
+@dataclass
+class Result:
+    """The outcome of one match.
+
+    Attributes:
+        scores: Per seat, the game's score (exact integers).
+        ranks: Per seat, 1 is best; equal ranks are ties.
+        termination: How the match ended.
+        offenders: Seats that caused the end by a fault (usually empty or one).
+        reason_code: The game's own code (e.g. ``LESS_SCORE_AT_END``).
+        detail: A sentence a person can act on.
+        plies: Actions applied.
+        extra: What the game's rules report beyond that.
+    """
+
+    scores: list[int]
+    ranks: list[int]
+    termination: Termination
+    offenders: list[int] = field(default_factory=list)
+    reason_code: str = ""
+    detail: str = ""
+    plies: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winner(self) -> int | None:
+        """The single seat ranked first, or None for a draw."""
+        firsts = [seat for seat, rank in enumerate(self.ranks) if rank == 1]
+        return firsts[0] if len(firsts) == 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (termination as its name)."""
+        data = asdict(self)
+        data["termination"] = self.termination.value
+        data["winner"] = self.winner
+        return data
+
+
+def ranks_from_keys(keys: list[Any]) -> list[int]:
+    """Competition ranks ("1,2,2,4") from per-seat sort keys, higher key better.
+
+    Args:
+        keys: One comparable key per seat.
+
+    Returns:
+        Per seat its rank; equal keys share a rank and the next rank skips.
+    """
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+class State(ABC):
+    """One match in progress, driven by the referee (see module docstring)."""
+
+    @abstractmethod
+    def to_act(self) -> list[Request]:
+        """The requests that must be answered now (empty once over)."""
+
+    @abstractmethod
+    def processes(self) -> frozenset[ProcessKey]:
+        """The bot processes that must be running now."""
+
+    @abstractmethod
+    def observation(self, request: Request) -> Any:
+        """What the seat sees for this request, as typed data."""
+
+    @abstractmethod
+    def time_allowance_ms(self, request: Request) -> int:
+        """How long the referee waits for this reply, in whole ms (exactly this is allowed)."""
+
+    @abstractmethod
+    def charge_time(self, request: Request, elapsed_ms: int) -> Fault | None:
+        """Charge a reply's elapsed time to its seat's clocks; a time fault if a limit broke."""
+
+    @abstractmethod
+    def check(self, request: Request, action: Any) -> Fault | None:
+        """Judge a well-formed action against the rules without applying it."""
+
+    @abstractmethod
+    def apply(self, actions: Mapping[Request, Any]) -> None:
+        """Play the checked actions of one request phase."""
+
+    @abstractmethod
+    def fault(self, fault: Fault) -> None:
+        """Record a fault: the match ends, or the seat goes on as a fallback seat."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The outcome; only valid once ``is_over()``."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """Rebuild a state from ``to_json`` output."""
+
+
+class Game(BaseModel, ABC):
+    """A game with its variant parameters (defaults are the rules file's).
+
+    Subclasses declare their variant keys as pydantic fields; unknown keys are rejected.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: ClassVar[str]
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
+    roles: ClassVar[tuple[str, ...]] = (PLAY,)
+
+    @abstractmethod
+    def new_state(self, seed: int, seats: int | None = None) -> State:
+        """A fresh match for ``seats`` players, its randomness drawn only from ``seed``."""
+
+    @abstractmethod
+    def referee_protocol(self) -> Any:
+        """The referee side of the wire protocol (an ``engine.protocol.RefereeProtocol``)."""
+
+    @abstractmethod
+    def bot_protocol(self, bot: Any) -> Any:
+        """A bot side of the protocol driving ``bot`` (an ``engine.protocol.BotDriver``)."""
+
+    @classmethod
+    @abstractmethod
+    def builtin_bots(cls) -> Mapping[str, type]:
+        """The built-in strategies, by short name."""
+
+    def render(self, final_state: dict[str, Any]) -> str:
+        """A picture of a final state (from ``State.to_json``) for people; "" if none."""
+        return ""
+
+    def variant(self) -> dict[str, Any]:
+        """The variant parameters as plain data."""
+        return self.model_dump(mode="json")
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A seed below 2**63 derived from ``seed`` and labels, stable across runs and machines.
+
+    Args:
+        seed: The parent seed.
+        *parts: Labels that make the child distinct (a seat, a role, a game id).
+    """
+    text = "/".join(str(part) for part in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1

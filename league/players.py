@@ -1,0 +1,144 @@
+"""Who sits at a seat: a built-in strategy or a program, and how to start it for the referee.
+
+A built-in bot runs in this process through the bot side of its game's protocol (fast, same
+bytes), or as a real program (``league bot GAME.NAME``). A program is any command line that
+speaks the game's protocol on stdin/stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core import Game, ProcessKey, derive_seed
+from league.referee import Launcher
+from sandbox.process import BotProcess, LaunchError
+from sandbox.transport import InProcessTransport, Transport
+
+DEFAULT_MAX_LINE_BYTES = 1 << 20
+_SCRIPT_SUFFIXES = (".py", ".js", ".jar", ".rb", ".pl", ".class", ".sh", ".lua", ".php")
+
+
+class BotSpecError(ValueError):
+    """A bot that cannot be used; the message names it and says why."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One entrant.
+
+    Attributes:
+        name: Its name in results.
+        builtin: A built-in strategy as ``GAME.NAME`` (exclusive with ``command``).
+        command: A program's command line.
+        cwd: The program's working folder.
+        params: Keyword parameters of a built-in strategy.
+        as_program: Run a built-in as a real program instead of in this process.
+    """
+
+    name: str
+    builtin: str | None = None
+    command: tuple[str, ...] | None = None
+    cwd: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    as_program: bool = False
+
+    def describe(self) -> str:
+        """What the bot is, for people."""
+        if self.builtin:
+            return f"built-in {self.builtin}"
+        return shlex.join(self.command or ())
+
+
+def parse_bot_argument(game: type[Game], text: str, as_program: bool = False) -> BotSpec:
+    """A BOT argument of the CLI: a built-in name (``greedy`` or ``GAME.greedy``) or a command line.
+
+    Raises:
+        BotSpecError: A built-in of another game, an unknown built-in, or an empty command.
+    """
+    text = text.strip()
+    if not text:
+        raise BotSpecError("an empty bot argument")
+    if " " not in text and "/" not in text:
+        prefix, dot, short = text.rpartition(".")
+        if dot and prefix in _game_names() and prefix != game.name:
+            raise BotSpecError(f"{text!r} is a bot of {prefix}, not of {game.name}")
+        candidate = short if dot and prefix == game.name else text
+        if candidate in game.builtin_bots():
+            return BotSpec(name=candidate, builtin=f"{game.name}.{candidate}", as_program=as_program)
+        if dot and prefix == game.name:
+            known = ", ".join(sorted(game.builtin_bots()))
+            raise BotSpecError(f"{game.name} has no built-in bot {candidate!r}; built-ins: {known}")
+    argv = tuple(shlex.split(text))
+    return BotSpec(name=Path(argv[-1]).stem or argv[0], command=argv)
+
+
+def _game_names() -> set[str]:
+    from engine import GAMES
+
+    return set(GAMES)
+
+
+def check_command(spec: BotSpec) -> None:
+    """Fail early on a command that cannot start: missing program or missing script file.
+
+    Raises:
+        BotSpecError: The message names the bot, its command and what is missing.
+    """
+    if spec.command is None:
+        return
+    cwd = Path(spec.cwd or ".")
+    if not cwd.is_dir():
+        raise BotSpecError(f"bot {spec.name!r}: working folder {str(cwd)!r} does not exist")
+    program = spec.command[0]
+    if "/" in program:
+        path = cwd / program
+        if not path.is_file():
+            raise BotSpecError(f"bot {spec.name!r}: {program!r} does not exist (in {cwd.resolve()})")
+        if not os.access(path, os.X_OK):
+            raise BotSpecError(f"bot {spec.name!r}: {program!r} is not executable (chmod +x it)")
+    elif shutil.which(program) is None:
+        raise BotSpecError(f"bot {spec.name!r}: program {program!r} is not on PATH")
+    for argument in spec.command[1:]:
+        if argument.endswith(_SCRIPT_SUFFIXES) and not argument.startswith("-") and not (cwd / argument).exists():
+            raise BotSpecError(f"bot {spec.name!r}: file {argument!r} named in its command does not exist")
+
+
+def builtin_class(game: type[Game], builtin: str) -> type:
+    """The class of a built-in ``GAME.NAME``."""
+    _, _, short = builtin.rpartition(".")
+    return game.builtin_bots()[short]
+
+
+def program_command(spec: BotSpec, seed: int) -> list[str]:
+    """The command line that runs a bot as a program (built-ins through ``league bot``)."""
+    if spec.command is not None:
+        return list(spec.command)
+    assert spec.builtin is not None
+    command = [sys.executable, "-m", "league", "bot", spec.builtin, "--seed", str(seed)]
+    for key, value in spec.params.items():
+        command += ["--param", f"{key}={value}"]
+    return command
+
+
+def make_launcher(
+    game: Game, spec: BotSpec, seat: int, match_seed: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> Launcher:
+    """How the referee starts ``spec``'s processes at ``seat`` of a match seeded ``match_seed``."""
+
+    def launch(key: ProcessKey) -> Transport:
+        seed = derive_seed(match_seed, "bot", seat, key.role, key.epoch)
+        if spec.builtin is not None and not spec.as_program:
+            bot = builtin_class(type(game), spec.builtin)(seed=seed, **spec.params)
+            return InProcessTransport(game.bot_protocol(bot), max_line_bytes)
+        try:
+            return BotProcess(program_command(spec, seed), cwd=spec.cwd, max_line_bytes=max_line_bytes)
+        except LaunchError as error:
+            raise LaunchError(f"bot {spec.name!r}: {error}") from None
+
+    return launch

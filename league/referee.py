@@ -1,0 +1,281 @@
+"""The referee: one loop that plays a match of any game between bots.
+
+It starts and stops the processes the state asks for, sends each request's bytes, waits for the
+replies with deadlines (several at once for simultaneous phases), charges each seat's clocks,
+parses and judges every reply in one place, and turns every fault into data. It never blocks on
+a bot: all pipes are non-blocking and every wait has a deadline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Fault, Game, ProcessKey, Request, Result, State, Termination
+from engine.protocol import ParseError, RefereeProtocol
+from sandbox.process import BotProcess, LaunchError
+from sandbox.transport import LineEvent, LineKind, Poller, Transport
+
+Launcher = Callable[[ProcessKey], Transport]
+"""Starts the bot process of one seat's role for one epoch."""
+
+_NS_PER_MS = 1_000_000
+
+
+@dataclass
+class Move:
+    """One reply as the referee saw it.
+
+    Attributes:
+        seat: Who replied.
+        role: In which role.
+        reply: The line (decoded as Latin-1, so any byte survives), or "" when none came.
+        elapsed_ms: Whole ms from the request's last byte to the reply's LF.
+        fault: The reason code when the reply was a fault.
+    """
+
+    seat: int
+    role: str
+    reply: str
+    elapsed_ms: int
+    fault: str | None = None
+
+
+@dataclass
+class MatchRecord:
+    """What a match produced: the result, every reply with its time, and each seat's time.
+
+    Attributes:
+        result: The outcome.
+        moves: Every reply in order.
+        time_used_ms: Per seat, the sum of its replies' elapsed times.
+        final_state: The state at the end, as JSON data (for replays and summaries).
+    """
+
+    result: Result
+    moves: list[Move] = field(default_factory=list)
+    time_used_ms: list[int] = field(default_factory=list)
+    final_state: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class _Pending:
+    transport: Transport
+    allowance_ms: int
+    sent_ns: int
+
+
+class Referee:
+    """Plays one match.
+
+    Args:
+        game: The game with its variant parameters.
+        launchers: Per seat, how to start that seat's processes.
+        seed: The match seed (randomness of the game itself).
+    """
+
+    def __init__(self, game: Game, launchers: Sequence[Launcher], seed: int) -> None:
+        self.game = game
+        self.launchers = list(launchers)
+        self.seed = seed
+        self.protocol: RefereeProtocol = game.referee_protocol()
+        self.rules = self.protocol.line_rules
+        self.running: dict[ProcessKey, Transport] = {}
+        self.poller = Poller()
+        self.moves: list[Move] = []
+        self.time_used_ms = [0] * len(self.launchers)
+
+    def play(self) -> MatchRecord:
+        """Play the match to its end and release every process."""
+        state = self.game.new_state(self.seed, len(self.launchers))
+        try:
+            while not state.is_over():
+                self._sync_processes(state)
+                if state.is_over():
+                    break
+                self._ask(state, state.to_act())
+        finally:
+            self._stop(list(self.running))
+            self.poller.close()
+        return MatchRecord(state.result(), self.moves, self.time_used_ms, state.to_json())
+
+    # -- processes -------------------------------------------------------------------------
+    def _sync_processes(self, state: State) -> None:
+        wanted = state.processes()
+        self._stop([key for key in self.running if key not in wanted], state)
+        for key in sorted(wanted - self.running.keys()):
+            try:
+                transport = self.launchers[key.seat](key)
+            except LaunchError as error:
+                state.fault(Fault(key.seat, Termination.CRASH, self._code(state, key, Termination.CRASH), str(error)))
+                if state.is_over():
+                    return
+                continue
+            self.running[key] = transport
+            self.poller.add(transport)
+            greeting = self.protocol.greeting(state, key)
+            if greeting:
+                transport.send(greeting)
+
+    def _code(self, state: State, key: ProcessKey, termination: Termination) -> str:
+        return self.protocol.fault_code(state, Request(key.seat, key.role), termination)
+
+    def _stop(self, keys: list[ProcessKey], state: State | None = None) -> None:
+        """Say farewell, then end the processes together: wait, SIGTERM, SIGKILL."""
+        if not keys:
+            return
+        transports = [self.running.pop(key) for key in keys]
+        for key, transport in zip(keys, transports, strict=False):
+            self.poller.remove(transport)
+            if state is not None:
+                farewell = self.protocol.farewell(state, key)
+                if farewell:
+                    transport.send(farewell)
+        processes = [t for t in transports if isinstance(t, BotProcess)]
+        for transport in transports:
+            if not isinstance(transport, BotProcess):
+                transport.close()
+        stop_processes(processes, self.protocol.shutdown_wait_ms() / 1000)
+
+    def _transport(self, state: State, request: Request) -> Transport | None:
+        for key, transport in self.running.items():
+            if key.seat == request.seat and key.role == request.role:
+                return transport
+        return None
+
+    # -- requests --------------------------------------------------------------------------
+    def _ask(self, state: State, requests: list[Request]) -> None:
+        pending: dict[Request, _Pending] = {}
+        for request in requests:
+            transport = self._transport(state, request)
+            if transport is None:
+                raise RuntimeError(f"no process for {request}: the state asked before starting one")
+            transport.send(self.protocol.request(state, request))
+            pending[request] = _Pending(transport, state.time_allowance_ms(request), time.monotonic_ns())
+        accepted: dict[Request, Any] = {}
+        while pending:
+            now = time.monotonic_ns()
+            next_deadline: int | None = None
+            for request, wait in list(pending.items()):
+                start = wait.transport.flushed_at_ns()
+                event = wait.transport.take_line(
+                    self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes
+                )
+                limit_ns = (wait.allowance_ms + 1) * _NS_PER_MS
+                if event is None:
+                    since = start if start is not None else wait.sent_ns
+                    if now - since < limit_ns:
+                        deadline = since + limit_ns
+                        next_deadline = deadline if next_deadline is None else min(next_deadline, deadline)
+                        continue
+                    elapsed_ms = (now - since) // _NS_PER_MS
+                else:
+                    elapsed_ms = max(0, event.at_ns - (start if start is not None else wait.sent_ns)) // _NS_PER_MS
+                del pending[request]
+                action = self._judge(state, request, wait.transport, event, elapsed_ms)
+                if state.is_over():
+                    return
+                if action is not None:
+                    accepted[request] = action
+            if pending:
+                timeout_s = 0.0 if next_deadline is None else (next_deadline - time.monotonic_ns()) / 1e9
+                self.poller.wait([w.transport for w in pending.values()], max(0.0, timeout_s))
+        if accepted:
+            state.apply(accepted)
+            for key, data in self.protocol.notices(state, accepted):
+                transport = self.running.get(key)
+                if transport is not None:
+                    transport.send(data)
+
+    def _judge(
+        self, state: State, request: Request, transport: Transport, event: LineEvent | None, elapsed_ms: int
+    ) -> Any:
+        """Time first, then the stream, then the form, then the rules; returns the action or None."""
+        seat = request.seat
+        reply = event.data.decode("latin-1") if event is not None else ""
+        move = Move(seat, request.role, reply, elapsed_ms)
+        self.moves.append(move)
+        self.time_used_ms[seat] += elapsed_ms
+        fault = state.charge_time(request, elapsed_ms)
+        what = self.protocol.describe(state, request)
+        if fault is None and event is None:
+            fault = Fault(
+                seat,
+                Termination.TIMEOUT,
+                self.protocol.fault_code(state, request, Termination.TIMEOUT),
+                f"seat {seat} sent no reply to {what} within {state.time_allowance_ms(request)} ms",
+            )
+        if fault is None and event is not None and event.kind == LineKind.EOF:
+            fault = Fault(
+                seat,
+                Termination.CRASH,
+                self.protocol.fault_code(state, request, Termination.CRASH),
+                f"seat {seat} {transport.describe_exit()} before answering {what}",
+            )
+        if fault is None and event is not None and event.kind == LineKind.OVERLONG:
+            fault = Fault(
+                seat,
+                Termination.BAD_OUTPUT,
+                self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
+                f"seat {seat} sent a line over {len(event.data)} bytes for {what}",
+            )
+        action = None
+        if fault is None:
+            try:
+                action = self.protocol.parse(state, request, reply)
+            except ParseError as error:
+                fault = Fault(
+                    seat,
+                    Termination.BAD_OUTPUT,
+                    self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
+                    f"seat {seat} sent a malformed reply to {what}: {error}",
+                )
+        if fault is None:
+            fault = state.check(request, action)
+        if fault is not None:
+            move.fault = fault.reason_code
+            state.fault(fault)
+            return None
+        return action
+
+
+def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: float = 1.0) -> None:
+    """End several bot processes at once: close stdin, wait, SIGTERM, wait, SIGKILL, reap.
+
+    Args:
+        processes: The processes to end.
+        wait_s: How long they may take to exit by themselves.
+        term_grace_s: How long after SIGTERM before SIGKILL.
+    """
+    import signal
+
+    for process in processes:
+        process.close_stdin()
+    deadline = time.monotonic() + wait_s
+    alive = [p for p in processes if p.popen.poll() is None]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.005)
+        alive = [p for p in alive if p.popen.poll() is None]
+    for process in alive:
+        process.kill_group(signal.SIGTERM)
+    deadline = time.monotonic() + term_grace_s
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.005)
+        alive = [p for p in alive if p.popen.poll() is None]
+    for process in processes:
+        process.shutdown(wait_s=0.0, term_grace_s=0.0)
+
+
+def play_match(game: Game, launchers: Sequence[Launcher], seed: int) -> MatchRecord:
+    """Play one match of ``game`` between the seats' launchers."""
+    return Referee(game, launchers, seed).play()
+
+
+def replies_by_seat(record: MatchRecord) -> Mapping[int, list[Move]]:
+    """The moves of a record grouped by seat."""
+    grouped: dict[int, list[Move]] = {}
+    for move in record.moves:
+        grouped.setdefault(move.seat, []).append(move)
+    return grouped

@@ -1,0 +1,205 @@
+"""One bot program as a child process over pipes, in its own process group.
+
+``BotProcess`` is the one class that launches bots; the jail (a later step) replaces how it
+starts the program, not how the referee talks to it. All pipes are non-blocking: writes are
+queued and finished when the pipe has room, stdout is buffered into lines, stderr is drained into
+a bounded tail so a bot can never block on it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sandbox.transport import Transport
+
+STDERR_TAIL_BYTES = 4096
+_CHUNK = 1 << 16
+
+
+class LaunchError(Exception):
+    """A bot command that cannot be started; the message names it and says why."""
+
+
+class BotProcess(Transport):
+    """A running bot program.
+
+    Args:
+        argv: The command line.
+        cwd: Working folder of the bot (None: the current one).
+        max_line_bytes: Cap on one reply line.
+        env: Environment (None: inherit).
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: str | Path | None = None,
+        max_line_bytes: int = 1 << 20,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(max_line_bytes)
+        self.argv = list(argv)
+        try:
+            self.popen = subprocess.Popen(
+                self.argv,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except OSError as error:
+            raise LaunchError(f"cannot start {' '.join(self.argv)!r}: {error.strerror or error}") from None
+        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+        self.stdin_fd: int | None = self.popen.stdin.fileno()
+        self.stdout_fd: int | None = self.popen.stdout.fileno()
+        self.stderr_fd: int | None = self.popen.stderr.fileno()
+        for fd in (self.stdin_fd, self.stdout_fd, self.stderr_fd):
+            os.set_blocking(fd, False)
+        self.outbox = bytearray()
+        self._flushed_at_ns: int | None = time.monotonic_ns()
+        self.stderr_tail = bytearray()
+        self.stdin_broken = False
+
+    @property
+    def pid(self) -> int:
+        """The bot's process id (also its process group id)."""
+        return self.popen.pid
+
+    # -- writing ---------------------------------------------------------------------------
+    def send(self, data: bytes) -> None:
+        if self.stdin_fd is None or self.stdin_broken:
+            return
+        self.outbox += data
+        self._flushed_at_ns = None
+        self._write_some()
+
+    def _write_some(self) -> None:
+        assert self.stdin_fd is not None
+        while self.outbox:
+            try:
+                written = os.write(self.stdin_fd, self.outbox)
+            except BlockingIOError:
+                return
+            except OSError:  # broken pipe: the bot is gone; the next read reports it
+                self.stdin_broken = True
+                self.outbox.clear()
+                break
+            del self.outbox[:written]
+        self._flushed_at_ns = time.monotonic_ns()
+
+    def flushed_at_ns(self) -> int | None:
+        return self._flushed_at_ns
+
+    # -- reading ---------------------------------------------------------------------------
+    def read_fds(self) -> list[int]:
+        return [fd for fd in (self.stdout_fd, self.stderr_fd) if fd is not None]
+
+    def write_fds(self) -> list[int]:
+        return [self.stdin_fd] if self.outbox and self.stdin_fd is not None else []
+
+    def on_ready(self, fd: int) -> None:
+        if fd == self.stdin_fd:
+            self._write_some()
+        elif fd == self.stdout_fd:
+            chunk = self._read(fd)
+            if chunk:
+                self._received(chunk)
+            else:
+                self._close_fd("stdout_fd")
+                self._ended()
+        elif fd == self.stderr_fd:
+            chunk = self._read(fd)
+            if chunk:
+                self.stderr_tail += chunk
+                del self.stderr_tail[:-STDERR_TAIL_BYTES]
+            else:
+                self._close_fd("stderr_fd")
+
+    @staticmethod
+    def _read(fd: int) -> bytes | None:
+        try:
+            return os.read(fd, _CHUNK)
+        except BlockingIOError:
+            return None
+        except OSError as error:
+            if error.errno == errno.EAGAIN:
+                return None
+            return b""
+
+    def _close_fd(self, name: str) -> None:
+        fd = getattr(self, name)
+        if fd is not None:
+            setattr(self, name, None)
+
+    # -- ending ----------------------------------------------------------------------------
+    def describe_exit(self) -> str:
+        status = self.wait_exit(0.2)
+        if status is None:
+            return "closed its output but is still running"
+        if status < 0:
+            name = signal.Signals(-status).name if -status in signal.Signals._value2member_map_ else str(-status)
+            return f"was killed by signal {name}"
+        return f"exited with status {status}"
+
+    def wait_exit(self, timeout_s: float) -> int | None:
+        """Wait up to ``timeout_s`` for the bot to exit; its return code or None."""
+        try:
+            return self.popen.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def close_stdin(self) -> None:
+        """Close the bot's stdin (it sees EOF)."""
+        if self.stdin_fd is not None:
+            self.stdin_fd = None
+            self.outbox.clear()
+            self.popen.stdin.close()  # type: ignore[union-attr]
+
+    def kill_group(self, sig: int = signal.SIGKILL) -> None:
+        """Signal the bot's whole process group."""
+        try:
+            os.killpg(self.popen.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def close(self) -> None:
+        """Close stdin, SIGTERM then SIGKILL the group after a second, and reap."""
+        self.shutdown(wait_s=0.0, term_grace_s=1.0)
+
+    def shutdown(self, wait_s: float, term_grace_s: float) -> int | None:
+        """End the bot: close stdin, wait for it, SIGTERM, wait, SIGKILL; reap everything.
+
+        Args:
+            wait_s: How long the bot may take to exit by itself after stdin closes.
+            term_grace_s: How long after SIGTERM before SIGKILL.
+
+        Returns:
+            The exit status, or None if it had to be killed.
+        """
+        self.close_stdin()
+        status = self.wait_exit(wait_s) if wait_s > 0 else self.popen.poll()
+        if status is None:
+            self.kill_group(signal.SIGTERM)
+            status = self.wait_exit(term_grace_s)
+        self.kill_group(signal.SIGKILL)  # whatever the bot forked into its group
+        if status is None:
+            self.popen.wait()
+        for stream in (self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                stream.close()
+        self.stdout_fd = self.stderr_fd = None
+        self._ended()
+        return status
+
+    def stderr_text(self) -> str:
+        """The last bytes the bot wrote to stderr, decoded leniently."""
+        return self.stderr_tail.decode("utf-8", "replace")

@@ -1,0 +1,217 @@
+"""Line transports to one bot: what the referee writes to and reads lines from.
+
+A transport buffers what a bot printed and hands out complete lines; it never blocks. The
+referee waits on several transports at once with ``wait_for_lines`` (sandbox/waiting.py). Two
+kinds exist: a real process over pipes (sandbox/process.py) and a built-in bot driven in this
+process through the bot side of its game's protocol (``InProcessTransport``), so both paths share
+the same bytes, parser and clocks.
+"""
+
+from __future__ import annotations
+
+import selectors
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.protocol import BotDriver
+
+_BLANK = bytes(range(0x21))
+
+
+class LineKind(StrEnum):
+    """What reading a reply produced."""
+
+    LINE = "line"
+    EOF = "eof"
+    OVERLONG = "overlong"
+
+
+@dataclass(frozen=True)
+class LineEvent:
+    """A reply as read: a complete line, the end of the stream, or a line over the cap.
+
+    Attributes:
+        kind: Which of the three.
+        data: The line without its LF (for EOF: an unterminated fragment, maybe empty).
+        at_ns: ``time.monotonic_ns()`` when it became complete.
+    """
+
+    kind: LineKind
+    data: bytes
+    at_ns: int
+
+
+class Transport(ABC):
+    """One bot's byte stream, seen as lines."""
+
+    def __init__(self, max_line_bytes: int) -> None:
+        self.max_line_bytes = max_line_bytes
+        self.buffer = bytearray()
+        self.eof = False
+        self.bytes_read = 0
+        self._eof_at_ns = 0
+        self._line_at_ns: list[int] = []
+
+    @abstractmethod
+    def send(self, data: bytes) -> None:
+        """Queue bytes for the bot and write what can be written now (never blocks)."""
+
+    @abstractmethod
+    def flushed_at_ns(self) -> int | None:
+        """When the last queued byte was written, or None while some are pending."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """End the conversation and release the bot."""
+
+    def describe_exit(self) -> str:
+        """A phrase about how the bot ended, for details ("exited with status 1")."""
+        return "closed its output"
+
+    def _received(self, chunk: bytes) -> None:
+        now = time.monotonic_ns()
+        self.bytes_read += len(chunk)
+        self.buffer += chunk
+        self._line_at_ns.extend([now] * chunk.count(b"\n"))
+
+    def _ended(self) -> None:
+        if not self.eof:
+            self.eof = True
+            self._eof_at_ns = time.monotonic_ns()
+
+    def take_line(self, skip_blank: bool, fragment_at_eof_is_line: bool, cap: int | None) -> LineEvent | None:
+        """The next reply if one is complete, else None.
+
+        Args:
+            skip_blank: Drop lines that are empty once trimmed of spaces, tabs and CR.
+            fragment_at_eof_is_line: Whether an unterminated fragment before EOF is a line.
+            cap: The game's own cap on a line (without LF); the transport's cap applies too.
+        """
+        limit = self.max_line_bytes if cap is None else min(cap, self.max_line_bytes)
+        while True:
+            end = self.buffer.find(b"\n")
+            if end < 0:
+                if len(self.buffer) > limit:
+                    return LineEvent(LineKind.OVERLONG, bytes(self.buffer[:limit]), time.monotonic_ns())
+                if self.eof:
+                    fragment = bytes(self.buffer)
+                    if fragment and fragment_at_eof_is_line and not (skip_blank and not fragment.strip(_BLANK)):
+                        self.buffer.clear()
+                        return LineEvent(LineKind.LINE, fragment, self._eof_at_ns)
+                    return LineEvent(LineKind.EOF, fragment, self._eof_at_ns)
+                return None
+            line = bytes(self.buffer[:end])
+            del self.buffer[: end + 1]
+            at_ns = self._line_at_ns.pop(0)
+            if len(line) > limit:
+                return LineEvent(LineKind.OVERLONG, line[:limit], at_ns)
+            if skip_blank and not line.strip(b" \t\r"):
+                continue
+            return LineEvent(LineKind.LINE, line, at_ns)
+
+    def read_fds(self) -> list[int]:
+        """File descriptors to wait on for reading (none for in-process bots)."""
+        return []
+
+    def write_fds(self) -> list[int]:
+        """File descriptors to wait on for writing pending bytes."""
+        return []
+
+    def on_ready(self, fd: int) -> None:  # noqa: B027 - transports without pipes have nothing to move
+        """Move bytes on a ready descriptor."""
+
+
+class InProcessTransport(Transport):
+    """A built-in bot answering in this process through its game's bot-side protocol."""
+
+    def __init__(self, driver: BotDriver, max_line_bytes: int = 1 << 20) -> None:
+        super().__init__(max_line_bytes)
+        self.driver = driver
+        self.pending = b""
+        self.closed = False
+        self._flushed_at_ns = time.monotonic_ns()
+
+    def send(self, data: bytes) -> None:
+        if self.closed:
+            return
+        self._flushed_at_ns = time.monotonic_ns()
+        text = (self.pending + data).decode("ascii")
+        *lines, self.pending = text.split("\n")
+        self.pending = self.pending.encode("ascii")
+        for line in lines:
+            reply = self.driver.feed(line.removesuffix("\r"))
+            if reply is not None:
+                self._received(reply.encode("ascii") + b"\n")
+
+    def flushed_at_ns(self) -> int | None:
+        return self._flushed_at_ns
+
+    def close(self) -> None:
+        self.closed = True
+        self._ended()
+
+    def describe_exit(self) -> str:
+        return "built-in bot stopped"
+
+
+class Poller:
+    """Waits on many transports' pipes with one long-lived selector.
+
+    Transports are added once; stdout and stderr are watched for reading, stdin only while
+    bytes are pending.
+    """
+
+    def __init__(self) -> None:
+        self.selector = selectors.DefaultSelector()
+        self.owners: dict[int, Transport] = {}
+        self.writing: set[int] = set()
+
+    def add(self, transport: Transport) -> None:
+        """Watch a transport's output."""
+        for fd in transport.read_fds():
+            self.selector.register(fd, selectors.EVENT_READ)
+            self.owners[fd] = transport
+
+    def remove(self, transport: Transport) -> None:
+        """Stop watching a transport (before it is closed)."""
+        for fd, owner in list(self.owners.items()):
+            if owner is transport:
+                self._forget(fd)
+
+    def _forget(self, fd: int) -> None:
+        self.selector.unregister(fd)
+        del self.owners[fd]
+        self.writing.discard(fd)
+
+    def wait(self, transports: list[Transport], timeout_s: float) -> None:
+        """Wait up to ``timeout_s`` until some watched pipe is ready, and move its bytes.
+
+        Args:
+            transports: Transports with pending writes are watched for writing too.
+            timeout_s: The longest wait; 0 polls.
+        """
+        for transport in transports:
+            for fd in transport.write_fds():
+                if fd not in self.writing:
+                    self.writing.add(fd)
+                    self.owners[fd] = transport
+                    self.selector.register(fd, selectors.EVENT_WRITE)
+        if not self.owners:
+            if timeout_s > 0:
+                time.sleep(timeout_s)
+            return
+        for key, _ in self.selector.select(max(0.0, timeout_s)):
+            owner = self.owners.get(key.fd)
+            if owner is None:
+                continue
+            owner.on_ready(key.fd)
+            if key.fd in self.writing and key.fd not in owner.write_fds():
+                self._forget(key.fd)
+            elif key.fd not in owner.read_fds() and key.fd not in owner.write_fds():
+                self._forget(key.fd)
+
+    def close(self) -> None:
+        """Release the selector."""
+        self.selector.close()
