@@ -131,6 +131,7 @@ class InProcessTransport(Transport):
         self.driver = driver
         self.pending = b""
         self.closed = False
+        self.error = ""
         self._flushed_at_ns = time.monotonic_ns()
 
     def send(self, data: bytes) -> None:
@@ -141,9 +142,14 @@ class InProcessTransport(Transport):
         *lines, self.pending = text.split("\n")
         self.pending = self.pending.encode("ascii")
         for line in lines:
-            reply = self.driver.feed(line.removesuffix("\r"))
+            try:
+                reply = self.driver.feed(line.removesuffix("\r"))
+            except Exception as error:  # a bug in a built-in bot is its forfeit, not the league's end
+                self.error = f"{type(error).__name__}: {error}"
+                self.close()
+                return
             if reply is not None:
-                self._received(reply.encode("ascii") + b"\n")
+                self._received(reply.encode("ascii", "replace") + b"\n")
 
     def flushed_at_ns(self) -> int | None:
         return self._flushed_at_ns
@@ -153,7 +159,7 @@ class InProcessTransport(Transport):
         self._ended()
 
     def describe_exit(self) -> str:
-        return "built-in bot stopped"
+        return f"(built-in) raised {self.error}" if self.error else "(built-in) stopped"
 
 
 class Poller:

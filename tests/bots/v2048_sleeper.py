@@ -1,0 +1,10 @@
+"""versus2048 bot that answers the pre-game, then never answers a turn (sleeps)."""
+
+import time
+
+from v2048lib import read_line, read_turn, say
+
+read_line()
+say("1 1")
+read_turn()
+time.sleep(3600)

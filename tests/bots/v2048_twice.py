@@ -1,0 +1,10 @@
+"""versus2048 bot that writes every pre-game answer twice: the extra line answers the next request."""
+
+import sys
+
+from v2048lib import read_line, say
+
+read_line()
+say("1 1")
+say("1 1")
+sys.stdin.read()

@@ -1,0 +1,42 @@
+"""The referee's clocks against real programs: per-turn and total limits, strict greater-than."""
+
+import itertools
+
+from engine.core import Termination
+from engine.versus2048 import Versus2048
+from league.players import BotSpec, make_launcher
+from league.referee import play_match
+from tests.conftest import bot_command
+
+
+def test_per_turn_limit_is_enforced_on_a_slow_program(play_json):
+    data = play_json("versus2048", bot_command("v2048_slow.py") + " 400", "greedy", "--set", "turn_time_ms=200")
+    result = data["result"]
+    assert result["termination"] == "TIMEOUT"
+    assert result["reason_code"] == "TURN_TIME_LIMIT_EXCEEDED_AT_MAIN_OR_ATTACK"
+    assert result["extra"]["turn"] == 1
+    assert data["time_used_ms"][0] < 400, "the referee stops waiting once the limit has passed"
+
+
+def test_total_limit_counts_every_turn():
+    game = Versus2048(total_time_ms=250, turn_time_ms=1000)
+    specs = [
+        BotSpec("greedy", builtin="versus2048.greedy"),
+        BotSpec("slow", command=tuple(bot_command("v2048_slow.py").split()) + ("60",)),
+    ]
+    record = play_match(game, [make_launcher(game, spec, seat, 0) for seat, spec in enumerate(specs)], 0)
+    result = record.result
+    assert result.termination == Termination.TIMEOUT
+    assert result.reason_code == "TOTAL_TIME_LIMIT_EXCEEDED_AT_MAIN_OR_ATTACK"
+    assert result.winner == 0
+    turn_times = [move.elapsed_ms for move in record.moves if move.seat == 1][1:]  # the first is the pre-game
+    totals = list(itertools.accumulate(turn_times))
+    assert totals[-1] > 250 >= totals[-2], "the fault comes on the first turn that passes the total"
+    assert result.extra["turn"] == len(turn_times)
+    assert "over the total of 250 ms" in result.detail
+
+
+def test_slow_but_within_limits_plays_to_the_end(play_json):
+    data = play_json("versus2048", bot_command("v2048_slow.py") + " 20", "random", "--set", "turns_per_player=5")
+    assert data["result"]["termination"] == "NORMAL"
+    assert data["time_used_ms"][0] >= 5 * 20
