@@ -8,6 +8,7 @@ a bounded tail so a bot can never block on it.
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
 import signal
@@ -20,6 +21,50 @@ from sandbox.transport import Transport
 
 STDERR_TAIL_BYTES = 4096
 _CHUNK = 1 << 16
+_PR_SET_CHILD_SUBREAPER = 36
+_subreaper = False
+_children: set[int] = set()
+
+
+def become_subreaper() -> None:
+    """Adopt orphaned descendants of our bots (Linux), so they can be reaped, not left as zombies."""
+    global _subreaper
+    if _subreaper:
+        return
+    _subreaper = True
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def reap_orphans() -> None:
+    """Reap exited descendants we adopted that no BotProcess owns."""
+    me = str(os.getpid())
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) in _children:
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] == "Z" and fields[1] == me:
+            try:
+                os.waitpid(int(entry.name), os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any process (zombies included) is left in a process group."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class LaunchError(Exception):
@@ -45,6 +90,7 @@ class BotProcess(Transport):
     ) -> None:
         super().__init__(max_line_bytes)
         self.argv = list(argv)
+        become_subreaper()
         try:
             self.popen = subprocess.Popen(
                 self.argv,
@@ -58,6 +104,7 @@ class BotProcess(Transport):
             )
         except OSError as error:
             raise LaunchError(f"cannot start {' '.join(self.argv)!r}: {error.strerror or error}") from None
+        _children.add(self.popen.pid)
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.stdin_fd: int | None = self.popen.stdin.fileno()
         self.stdout_fd: int | None = self.popen.stdout.fileno()
@@ -193,6 +240,11 @@ class BotProcess(Transport):
         self.kill_group(signal.SIGKILL)  # whatever the bot forked into its group
         if status is None:
             self.popen.wait()
+        _children.discard(self.popen.pid)
+        deadline = time.monotonic() + 2.0
+        while group_alive(self.popen.pid) and time.monotonic() < deadline:
+            reap_orphans()
+            time.sleep(0.001)
         for stream in (self.popen.stdout, self.popen.stderr):
             if stream is not None:
                 stream.close()

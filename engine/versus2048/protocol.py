@@ -40,9 +40,9 @@ def judge_int(token: str) -> int:
     return int(token)
 
 
-def format_board(board: tuple[int, ...], size: int) -> str:
-    """Rows of exponents, single spaces, rows joined by LF (no trailing LF)."""
-    return "\n".join(" ".join(str(v) for v in board[r * size : (r + 1) * size]) for r in range(size))
+def format_board(board: tuple[int, ...], cols: int) -> str:
+    """The judge's board text: rows of ``cols`` exponents, single spaces, LF between rows, none after."""
+    return "\n".join(" ".join(str(v) for v in board[start : start + cols]) for start in range(0, len(board), cols))
 
 
 def encode_observation(obs: PregameObservation | TurnObservation) -> str:

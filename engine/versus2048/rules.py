@@ -170,7 +170,8 @@ class Versus2048State(State):
         if not outcome.changed(self.boards[seat]):
             return self._illegal(seat, CANNOT_MOVE_AT_MAIN, f"slide {action.direction} changes nothing")
         m = len(action.cells)
-        if m * (1 << action.value) != 1 << (outcome.merges + 1):
+        # M * 2**V == 2**(X+1) exactly, without building a 2**V integer for a huge V.
+        if action.value > outcome.merges + 1 or m != 1 << (outcome.merges + 1 - action.value):
             return self._illegal(
                 seat,
                 INVALID_M_AND_V_AT_ATTACK,
