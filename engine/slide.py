@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from operator import itemgetter
+from typing import Any
 
 Board = tuple[int, ...]
 DIRECTIONS = ("U", "R", "D", "L")
@@ -74,6 +76,7 @@ class Geometry:
     rows: int
     cols: int
     lines: dict[str, tuple[tuple[int, ...], ...]] = field(init=False, repr=False, compare=False)
+    _plans: dict[str, tuple[Any, Any, int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         rows, cols = self.rows, self.cols
@@ -86,6 +89,17 @@ class Geometry:
             "D": tuple(tuple(reversed(line)) for line in col_lines),
         }
         object.__setattr__(self, "lines", lines)
+        # Per direction: gather the cells line after line, and scatter the slid lines back.
+        plans = {}
+        for direction, direction_lines in lines.items():
+            order = [i for line in direction_lines for i in line]
+            position = {cell: k for k, cell in enumerate(order)}
+            plans[direction] = (
+                itemgetter(*order),
+                itemgetter(*(position[cell] for cell in range(rows * cols))),
+                len(direction_lines[0]),
+            )
+        object.__setattr__(self, "_plans", plans)
 
     @property
     def cells(self) -> int:
@@ -94,15 +108,16 @@ class Geometry:
 
     def slide(self, board: Board, direction: str) -> SlideOutcome:
         """Slide ``board`` in ``direction`` (one of ``U R D L``)."""
-        out = list(board)
+        gather, scatter, length = self._plans[direction]
+        values = gather(board)
+        slid: list[int] = []
         merges = gain = 0
-        for indices in self.lines[direction]:
-            new, line_merges, line_gain = slide_line(tuple(board[i] for i in indices))
-            for i, value in zip(indices, new, strict=False):
-                out[i] = value
+        for start in range(0, len(values), length):
+            new, line_merges, line_gain = slide_line(values[start : start + length])
+            slid += new
             merges += line_merges
             gain += line_gain
-        return SlideOutcome(tuple(out), merges, gain)
+        return SlideOutcome(scatter(slid), merges, gain)
 
     def can_move(self, board: Board) -> bool:
         """Whether some direction changes a board that holds at least one tile."""

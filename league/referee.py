@@ -9,7 +9,7 @@ a bot: all pipes are non-blocking and every wait has a deadline.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +104,8 @@ class Referee:
     # -- processes -------------------------------------------------------------------------
     def _sync_processes(self, state: State) -> None:
         wanted = state.processes()
+        if wanted == self.running.keys():
+            return
         self._stop([key for key in self.running if key not in wanted], state)
         for key in sorted(wanted - self.running.keys()):
             try:
@@ -199,28 +201,8 @@ class Referee:
         self.moves.append(move)
         self.time_used_ms[seat] += elapsed_ms
         fault = state.charge_time(request, elapsed_ms)
-        what = self.protocol.describe(state, request)
-        if fault is None and event is None:
-            fault = Fault(
-                seat,
-                Termination.TIMEOUT,
-                self.protocol.fault_code(state, request, Termination.TIMEOUT),
-                f"seat {seat} sent no reply to {what} within {state.time_allowance_ms(request)} ms",
-            )
-        if fault is None and event is not None and event.kind == LineKind.EOF:
-            fault = Fault(
-                seat,
-                Termination.CRASH,
-                self.protocol.fault_code(state, request, Termination.CRASH),
-                f"seat {seat} {transport.describe_exit()} before answering {what}",
-            )
-        if fault is None and event is not None and event.kind == LineKind.OVERLONG:
-            fault = Fault(
-                seat,
-                Termination.BAD_OUTPUT,
-                self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
-                f"seat {seat} sent a line over {len(event.data)} bytes for {what}",
-            )
+        if fault is None and (event is None or event.kind != LineKind.LINE):
+            fault = self._stream_fault(state, request, transport, event)
         action = None
         if fault is None:
             try:
@@ -230,7 +212,7 @@ class Referee:
                     seat,
                     Termination.BAD_OUTPUT,
                     self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
-                    f"seat {seat} sent a malformed reply to {what}: {error}",
+                    f"seat {seat} sent a malformed reply to {self.protocol.describe(state, request)}: {error}",
                 )
         if fault is None:
             fault = state.check(request, action)
@@ -239,6 +221,21 @@ class Referee:
             state.fault(fault)
             return None
         return action
+
+    def _stream_fault(self, state: State, request: Request, transport: Transport, event: LineEvent | None) -> Fault:
+        """The fault of a reply that never came, a stream that ended, or a line over the cap."""
+        seat = request.seat
+        what = self.protocol.describe(state, request)
+        if event is None:
+            termination = Termination.TIMEOUT
+            detail = f"seat {seat} sent no reply to {what} within {state.time_allowance_ms(request)} ms"
+        elif event.kind == LineKind.EOF:
+            termination = Termination.CRASH
+            detail = f"seat {seat} {transport.describe_exit()} before answering {what}"
+        else:
+            termination = Termination.BAD_OUTPUT
+            detail = f"seat {seat} sent a line over {len(event.data)} bytes for {what}"
+        return Fault(seat, termination, self.protocol.fault_code(state, request, termination), detail)
 
 
 def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: float = 1.0) -> None:
@@ -272,10 +269,3 @@ def play_match(game: Game, launchers: Sequence[Launcher], seed: int) -> MatchRec
     """Play one match of ``game`` between the seats' launchers."""
     return Referee(game, launchers, seed).play()
 
-
-def replies_by_seat(record: MatchRecord) -> Mapping[int, list[Move]]:
-    """The moves of a record grouped by seat."""
-    grouped: dict[int, list[Move]] = {}
-    for move in record.moves:
-        grouped.setdefault(move.seat, []).append(move)
-    return grouped

@@ -42,7 +42,7 @@ def judge_int(token: str) -> int:
 
 def format_board(board: tuple[int, ...], cols: int) -> str:
     """The judge's board text: rows of ``cols`` exponents, single spaces, LF between rows, none after."""
-    return "\n".join(" ".join(str(v) for v in board[start : start + cols]) for start in range(0, len(board), cols))
+    return "\n".join(" ".join(map(str, board[start : start + cols])) for start in range(0, len(board), cols))
 
 
 def encode_observation(obs: PregameObservation | TurnObservation) -> str:

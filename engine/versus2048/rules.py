@@ -13,7 +13,7 @@ equal scores go to player 1. There are no draws and no randomness.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import (
@@ -42,6 +42,9 @@ INVALID_NUMBER_OF_R_AND_C_AT_ATTACK = "INVALID_NUMBER_OF_R_AND_C_AT_ATTACK"  # r
 INVALID_POSITION_AT_ATTACK = "INVALID_POSITION_AT_ATTACK"
 ALREADY_OCCUPIED_AT_ATTACK = "ALREADY_OCCUPIED_AT_ATTACK"
 LESS_SCORE_AT_END = "LESS_SCORE_AT_END"
+
+_BOTH = frozenset({ProcessKey(0), ProcessKey(1)})
+_NONE: frozenset[ProcessKey] = frozenset()
 FIRST_BUT_SAME_SCORE_AT_END = "FIRST_BUT_SAME_SCORE_AT_END"
 
 
@@ -102,15 +105,14 @@ class Versus2048State(State):
     reason: str = ""
     termination: Termination = Termination.NORMAL
     detail: str = ""
+    _last_slide: tuple[str, Board, SlideOutcome] | None = field(default=None, repr=False, compare=False)
 
     # -- referee interface -------------------------------------------------------------
     def to_act(self) -> list[Request]:
         return [] if self.phase == OVER else [Request(self.to_move)]
 
     def processes(self) -> frozenset[ProcessKey]:
-        if self.phase == OVER:
-            return frozenset()
-        return frozenset({ProcessKey(0), ProcessKey(1)})
+        return _NONE if self.phase == OVER else _BOTH
 
     def observation(self, request: Request) -> PregameObservation | TurnObservation:
         seat = request.seat
@@ -196,8 +198,14 @@ class Versus2048State(State):
         return Fault(seat, Termination.ILLEGAL_MOVE, code, f"seat {seat} at {when}: {what}")
 
     def slide_outcome(self, seat: int, direction: str) -> SlideOutcome:
-        """What sliding ``seat``'s board in ``direction`` would do."""
-        return square(self.board_size).slide(self.boards[seat], direction)
+        """What sliding ``seat``'s board in ``direction`` would do (the last answer is reused)."""
+        board = self.boards[seat]
+        cached = self._last_slide
+        if cached is not None and cached[0] == direction and cached[1] is board:
+            return cached[2]
+        outcome = square(self.board_size).slide(board, direction)
+        self._last_slide = (direction, board, outcome)
+        return outcome
 
     def apply(self, actions: Mapping[Request, Any]) -> None:
         ((request, action),) = actions.items()
@@ -267,7 +275,7 @@ class Versus2048State(State):
         )
 
     def to_json(self) -> dict[str, Any]:
-        data = {key: getattr(self, key) for key in self.__dataclass_fields__}
+        data = {key: getattr(self, key) for key in self.__dataclass_fields__ if not key.startswith("_")}
         data["boards"] = [list(board) for board in self.boards]
         data["termination"] = self.termination.value
         return data
