@@ -206,8 +206,11 @@ class Game(BaseModel, ABC):
 
     @classmethod
     @abstractmethod
-    def builtin_bots(cls) -> Mapping[str, type]:
-        """The built-in strategies, by short name."""
+    def builtin_bots(cls) -> Mapping[str, type | Mapping[str, type]]:
+        """The built-in strategies by short name: a class, or for games with roles a class per role.
+
+        A class is constructed as ``cls(seed=..., **params)`` and answers ``act(observation)``.
+        """
 
     def render(self, final_state: dict[str, Any]) -> str:
         """A picture of a final state (from ``State.to_json``) for people; "" if none."""

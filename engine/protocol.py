@@ -73,6 +73,10 @@ class RefereeProtocol(ABC):
         """Information lines to send after ``applied`` was played (acks, reveals)."""
         return []
 
+    def stop_rank(self, key: ProcessKey) -> Any:
+        """Sort key of processes stopped together: farewells go out in this order."""
+        return key
+
     def farewell(self, state: State, key: ProcessKey) -> bytes:
         """Bytes sent to a process when it is no longer needed (before stdin closes)."""
         return b""

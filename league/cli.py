@@ -126,9 +126,15 @@ def _bot(args: argparse.Namespace) -> int:
     if short not in type(game).builtin_bots():
         known = ", ".join(sorted(type(game).builtin_bots()))
         raise UsageError(f"{game_name} has no built-in bot {short!r}; built-ins: {known}")
+    roles = type(game).roles
+    role = args.role or roles[0]
+    if len(roles) > 1 and args.role is None:
+        raise UsageError(f"{args.builtin}: name the role with --role ({' or '.join(roles)})")
+    if role not in roles:
+        raise UsageError(f"{args.builtin}: no role {role!r}; roles: {', '.join(roles)}")
     params = dict(parse_assignment(text) for text in args.param or [])
     try:
-        bot = builtin_class(type(game), args.builtin)(seed=args.seed, **params)
+        bot = builtin_class(type(game), args.builtin, role)(seed=args.seed, **params)
     except TypeError as error:
         raise UsageError(f"{args.builtin}: bad --param ({error})") from None
     try:
@@ -156,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("builtin", metavar="GAME.NAME")
     bot.add_argument("--seed", type=int, default=0)
     bot.add_argument("--param", action="append", metavar="KEY=VALUE", help="a bot parameter, value as YAML")
+    bot.add_argument("--role", help="the role to play, for games with several (attack2048: attack or defend)")
     bot.set_defaults(handler=_bot)
     return parser
 

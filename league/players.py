@@ -11,11 +11,12 @@ import os
 import shlex
 import shutil
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core import Game, ProcessKey, derive_seed
+from engine.core import PLAY, Game, ProcessKey, derive_seed
 from league.referee import Launcher
 from sandbox.process import BotProcess, LaunchError
 from sandbox.transport import InProcessTransport, Transport
@@ -39,6 +40,7 @@ class BotSpec:
         cwd: The program's working folder.
         params: Keyword parameters of a built-in strategy.
         as_program: Run a built-in as a real program instead of in this process.
+        roles: For games whose bots have several roles (attack2048): a spec per role.
     """
 
     name: str
@@ -47,9 +49,16 @@ class BotSpec:
     cwd: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
     as_program: bool = False
+    roles: dict[str, BotSpec] | None = None
+
+    def for_role(self, role: str) -> BotSpec:
+        """The spec that plays ``role`` (itself unless it has one per role)."""
+        return self.roles[role] if self.roles else self
 
     def describe(self) -> str:
         """What the bot is, for people."""
+        if self.roles:
+            return " :: ".join(f"{role}: {spec.describe()}" for role, spec in self.roles.items())
         if self.builtin:
             return f"built-in {self.builtin}"
         return shlex.join(self.command or ())
@@ -58,10 +67,32 @@ class BotSpec:
 def parse_bot_argument(game: type[Game], text: str, as_program: bool = False) -> BotSpec:
     """A BOT argument of the CLI: a built-in name (``greedy`` or ``GAME.greedy``) or a command line.
 
+    For a game with two roles (attack2048) ``ROLE1::ROLE2`` gives one side per role, each a
+    built-in name or a command line; a lone built-in name plays every role.
+
     Raises:
         BotSpecError: A built-in of another game, an unknown built-in, or an empty command.
     """
-    text = text.strip()
+    if "::" in text:
+        parts = text.split("::")
+        if len(game.roles) < 2 or len(parts) != len(game.roles):
+            wanted = "::".join(role.upper() for role in game.roles)
+            raise BotSpecError(
+                f"{text!r}: {game.name} takes {wanted}"
+                if len(game.roles) > 1
+                else f"{text!r}: {game.name} bots have one role; '::' is for attack2048-like games"
+            )
+        sides = [parse_bot_argument(game, part, as_program) for part in parts]
+        roles = dict(zip(game.roles, sides, strict=True))
+        return BotSpec(name="::".join(side.name for side in sides), roles=roles)
+    spec = _parse_one_side(game, text.strip(), as_program)
+    if spec.command is not None and len(game.roles) > 1:
+        wanted = "::".join(role.upper() for role in game.roles)
+        raise BotSpecError(f"{text!r}: a {game.name} program needs one command per role, as {wanted}")
+    return spec
+
+
+def _parse_one_side(game: type[Game], text: str, as_program: bool) -> BotSpec:
     if not text:
         raise BotSpecError("an empty bot argument")
     if " " not in text and "/" not in text:
@@ -90,6 +121,10 @@ def check_command(spec: BotSpec) -> None:
     Raises:
         BotSpecError: The message names the bot, its command and what is missing.
     """
+    if spec.roles:
+        for side in spec.roles.values():
+            check_command(side)
+        return
     if spec.command is None:
         return
     cwd = Path(spec.cwd or ".")
@@ -109,18 +144,24 @@ def check_command(spec: BotSpec) -> None:
             raise BotSpecError(f"bot {spec.name!r}: file {argument!r} named in its command does not exist")
 
 
-def builtin_class(game: type[Game], builtin: str) -> type:
-    """The class of a built-in ``GAME.NAME``."""
+def builtin_class(game: type[Game], builtin: str, role: str) -> type:
+    """The class of a built-in ``GAME.NAME`` playing ``role``.
+
+    A game whose bots have several roles maps each built-in name to a class per role.
+    """
     _, _, short = builtin.rpartition(".")
-    return game.builtin_bots()[short]
+    entry = game.builtin_bots()[short]
+    return entry[role] if isinstance(entry, Mapping) else entry
 
 
-def program_command(spec: BotSpec, seed: int) -> list[str]:
+def program_command(spec: BotSpec, seed: int, role: str) -> list[str]:
     """The command line that runs a bot as a program (built-ins through ``league bot``)."""
     if spec.command is not None:
         return list(spec.command)
     assert spec.builtin is not None
     command = [sys.executable, "-m", "league", "bot", spec.builtin, "--seed", str(seed)]
+    if role != PLAY:
+        command += ["--role", role]
     for key, value in spec.params.items():
         command += ["--param", f"{key}={value}"]
     return command
@@ -133,11 +174,12 @@ def make_launcher(
 
     def launch(key: ProcessKey) -> Transport:
         seed = derive_seed(match_seed, "bot", seat, key.role, key.epoch)
-        if spec.builtin is not None and not spec.as_program:
-            bot = builtin_class(type(game), spec.builtin)(seed=seed, **spec.params)
+        side = spec.for_role(key.role)
+        if side.builtin is not None and not side.as_program:
+            bot = builtin_class(type(game), side.builtin, key.role)(seed=seed, **side.params)
             return InProcessTransport(game.bot_protocol(bot), max_line_bytes)
         try:
-            return BotProcess(program_command(spec, seed), cwd=spec.cwd, max_line_bytes=max_line_bytes)
+            return BotProcess(program_command(side, seed, key.role), cwd=side.cwd, max_line_bytes=max_line_bytes)
         except LaunchError as error:
             raise LaunchError(f"bot {spec.name!r}: {error}") from None
 

@@ -97,7 +97,7 @@ class Referee:
                     break
                 self._ask(state, state.to_act())
         finally:
-            self._stop(list(self.running))
+            self._stop(list(self.running), state)
             self.poller.close()
         return MatchRecord(state.result(), self.moves, self.time_used_ms, state.to_json())
 
@@ -124,17 +124,17 @@ class Referee:
     def _code(self, state: State, key: ProcessKey, termination: Termination) -> str:
         return self.protocol.fault_code(state, Request(key.seat, key.role), termination)
 
-    def _stop(self, keys: list[ProcessKey], state: State | None = None) -> None:
+    def _stop(self, keys: list[ProcessKey], state: State) -> None:
         """Say farewell, then end the processes together: wait, SIGTERM, SIGKILL."""
         if not keys:
             return
+        keys = sorted(keys, key=self.protocol.stop_rank)
         transports = [self.running.pop(key) for key in keys]
         for key, transport in zip(keys, transports, strict=False):
             self.poller.remove(transport)
-            if state is not None:
-                farewell = self.protocol.farewell(state, key)
-                if farewell:
-                    transport.send(farewell)
+            farewell = self.protocol.farewell(state, key)
+            if farewell:
+                transport.send(farewell)
         processes = [t for t in transports if isinstance(t, BotProcess)]
         for transport in transports:
             if not isinstance(transport, BotProcess):
@@ -268,4 +268,3 @@ def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: flo
 def play_match(game: Game, launchers: Sequence[Launcher], seed: int) -> MatchRecord:
     """Play one match of ``game`` between the seats' launchers."""
     return Referee(game, launchers, seed).play()
-
