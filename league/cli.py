@@ -19,6 +19,8 @@ from engine.core import Game
 from engine.protocol import run_stdio
 from league.players import BotSpec, BotSpecError, builtin_class, check_command, make_launcher, parse_bot_argument
 from league.referee import MatchRecord, play_match
+from sandbox.jail import Sandbox, SandboxError
+from sandbox.limits import SandboxMode
 
 USAGE_ERROR = 2
 
@@ -72,7 +74,11 @@ def _play(args: argparse.Namespace) -> int:
         except BotSpecError as error:
             raise UsageError(str(error)) from None
         specs.append(spec)
-    launchers = [make_launcher(game, spec, seat, args.seed) for seat, spec in enumerate(specs)]
+    try:
+        sandbox = Sandbox(SandboxMode(args.sandbox))
+    except SandboxError as error:
+        raise UsageError(str(error)) from None
+    launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
     record = play_match(game, launchers, args.seed)
     if args.json:
         print(json.dumps(record_json(game, specs, args.seed, record)))
@@ -156,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant parameter, value as YAML")
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--programs", action="store_true", help="run built-in bots as real programs")
+    play.add_argument(
+        "--sandbox",
+        choices=[mode.value for mode in SandboxMode],
+        default="auto",
+        help="auto: jail bots where possible (default); strict: refuse without the full jail; none: no jail",
+    )
     play.set_defaults(handler=_play)
 
     bot = commands.add_parser("bot", help="run a built-in bot as a program on stdin/stdout")

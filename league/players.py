@@ -18,10 +18,12 @@ from typing import Any
 
 from engine.core import PLAY, Game, ProcessKey, derive_seed
 from league.referee import Launcher
+from sandbox.jail import Sandbox
+from sandbox.limits import Limits
 from sandbox.process import BotProcess, LaunchError
 from sandbox.transport import InProcessTransport, Transport
 
-DEFAULT_MAX_LINE_BYTES = 1 << 20
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _SCRIPT_SUFFIXES = (".py", ".js", ".jar", ".rb", ".pl", ".class", ".sh", ".lua", ".php")
 
 
@@ -168,18 +170,34 @@ def program_command(spec: BotSpec, seed: int, role: str) -> list[str]:
 
 
 def make_launcher(
-    game: Game, spec: BotSpec, seat: int, match_seed: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    game: Game, spec: BotSpec, seat: int, match_seed: int, sandbox: Sandbox | None = None
 ) -> Launcher:
-    """How the referee starts ``spec``'s processes at ``seat`` of a match seeded ``match_seed``."""
+    """How the referee starts ``spec``'s processes at ``seat`` of a match seeded ``match_seed``.
+
+    Args:
+        game: The game and its variant.
+        spec: The bot.
+        seat: Its seat.
+        match_seed: The match seed (built-in bots derive theirs from it).
+        sandbox: Confines program bots (None: plain child processes).
+    """
+    limits = sandbox.limits if sandbox is not None else Limits()
 
     def launch(key: ProcessKey) -> Transport:
         seed = derive_seed(match_seed, "bot", seat, key.role, key.epoch)
         side = spec.for_role(key.role)
         if side.builtin is not None and not side.as_program:
             bot = builtin_class(type(game), side.builtin, key.role)(seed=seed, **side.params)
-            return InProcessTransport(game.bot_protocol(bot), max_line_bytes)
+            return InProcessTransport(game.bot_protocol(bot), limits.line_bytes)
         try:
-            return BotProcess(program_command(side, seed, key.role), cwd=side.cwd, max_line_bytes=max_line_bytes)
+            return BotProcess(
+                program_command(side, seed, key.role),
+                cwd=side.cwd,
+                max_line_bytes=limits.line_bytes,
+                sandbox=sandbox,
+                read_only=[str(PROJECT_ROOT)] if side.builtin is not None else [],
+                max_output_bytes=limits.output_bytes,
+            )
         except LaunchError as error:
             raise LaunchError(f"bot {spec.name!r}: {error}") from None
 

@@ -183,7 +183,7 @@ class Referee:
                     accepted[request] = action
             if pending:
                 timeout_s = 0.0 if next_deadline is None else (next_deadline - time.monotonic_ns()) / 1e9
-                self.poller.wait([w.transport for w in pending.values()], max(0.0, timeout_s))
+                self.poller.wait(max(0.0, timeout_s))
         if accepted:
             state.apply(accepted)
             for key, data in self.protocol.notices(state, accepted):
@@ -232,6 +232,9 @@ class Referee:
         elif event.kind == LineKind.EOF:
             termination = Termination.CRASH
             detail = f"seat {seat} {transport.describe_exit()} before answering {what}"
+        elif event.kind == LineKind.FLOOD:
+            termination = Termination.BAD_OUTPUT
+            detail = f"seat {seat} printed over {transport.max_output_bytes} bytes in this game, by {what}"
         else:
             termination = Termination.BAD_OUTPUT
             detail = f"seat {seat} sent a line over {len(event.data)} bytes for {what}"

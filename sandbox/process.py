@@ -17,6 +17,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from sandbox.jail import LaunchPlan, Sandbox
 from sandbox.transport import Transport
 
 STDERR_TAIL_BYTES = 4096
@@ -75,10 +76,12 @@ class BotProcess(Transport):
     """A running bot program.
 
     Args:
-        argv: The command line.
+        argv: The bot's command line.
         cwd: Working folder of the bot (None: the current one).
         max_line_bytes: Cap on one reply line.
-        env: Environment (None: inherit).
+        sandbox: Confines the bot (None: a plain child process).
+        read_only: More host paths the jailed bot may read.
+        max_output_bytes: Cap on all the bot prints in a game.
     """
 
     def __init__(
@@ -86,16 +89,19 @@ class BotProcess(Transport):
         argv: Sequence[str],
         cwd: str | Path | None = None,
         max_line_bytes: int = 1 << 20,
-        env: dict[str, str] | None = None,
+        sandbox: Sandbox | None = None,
+        read_only: Sequence[str] = (),
+        max_output_bytes: int = 16 << 20,
     ) -> None:
-        super().__init__(max_line_bytes)
+        super().__init__(max_line_bytes, max_output_bytes)
         self.argv = list(argv)
         become_subreaper()
+        self.plan = sandbox.plan(argv, cwd, read_only) if sandbox is not None else LaunchPlan(self.argv, cwd=cwd)
         try:
             self.popen = subprocess.Popen(
-                self.argv,
-                cwd=cwd,
-                env=env,
+                self.plan.argv,
+                cwd=self.plan.cwd,
+                env=self.plan.env,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -103,6 +109,7 @@ class BotProcess(Transport):
                 close_fds=True,
             )
         except OSError as error:
+            self.plan.cleanup()
             raise LaunchError(f"cannot start {' '.join(self.argv)!r}: {error.strerror or error}") from None
         _children.add(self.popen.pid)
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
@@ -148,7 +155,8 @@ class BotProcess(Transport):
 
     # -- reading ---------------------------------------------------------------------------
     def read_fds(self) -> list[int]:
-        return [fd for fd in (self.stdout_fd, self.stderr_fd) if fd is not None]
+        stdout = None if self.pushing_back() else self.stdout_fd
+        return [fd for fd in (stdout, self.stderr_fd) if fd is not None]
 
     def write_fds(self) -> list[int]:
         return [self.stdin_fd] if self.outbox and self.stdin_fd is not None else []
@@ -192,6 +200,11 @@ class BotProcess(Transport):
         status = self.wait_exit(0.2)
         if status is None:
             return "closed its output but is still running"
+        cgroup = self.plan.cgroup
+        if cgroup is not None and cgroup.hit_memory_cap():
+            return f"was killed at its memory cap of {cgroup.memory_limit >> 20} MB"
+        if self.plan.jailed and status > 128 and status - 128 in signal.Signals._value2member_map_:
+            status = -(status - 128)  # the jail reports a bot's death by signal N as 128 + N
         if status < 0:
             name = signal.Signals(-status).name if -status in signal.Signals._value2member_map_ else str(-status)
             return f"was killed by signal {name}"
@@ -245,6 +258,7 @@ class BotProcess(Transport):
         while group_alive(self.popen.pid) and time.monotonic() < deadline:
             reap_orphans()
             time.sleep(0.001)
+        self.plan.cleanup()
         for stream in (self.popen.stdout, self.popen.stderr):
             if stream is not None:
                 stream.close()

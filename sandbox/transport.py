@@ -26,6 +26,7 @@ class LineKind(StrEnum):
     LINE = "line"
     EOF = "eof"
     OVERLONG = "overlong"
+    FLOOD = "flood"
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,9 @@ class LineEvent:
 class Transport(ABC):
     """One bot's byte stream, seen as lines."""
 
-    def __init__(self, max_line_bytes: int) -> None:
+    def __init__(self, max_line_bytes: int, max_output_bytes: int = 16 << 20) -> None:
         self.max_line_bytes = max_line_bytes
+        self.max_output_bytes = max_output_bytes
         self.buffer = bytearray()
         self.eof = False
         self.bytes_read = 0
@@ -90,6 +92,8 @@ class Transport(ABC):
             cap: The game's own cap on a line (without LF); the transport's cap applies too.
         """
         limit = self.max_line_bytes if cap is None else min(cap, self.max_line_bytes)
+        if self.bytes_read > self.max_output_bytes:
+            return LineEvent(LineKind.FLOOD, b"", time.monotonic_ns())
         while True:
             end = self.buffer.find(b"\n")
             if end < 0:
@@ -114,6 +118,10 @@ class Transport(ABC):
     def read_fds(self) -> list[int]:
         """File descriptors to wait on for reading (none for in-process bots)."""
         return []
+
+    def pushing_back(self) -> bool:
+        """Whether to stop reading the bot's output for now: a line over the cap or a flood is waiting."""
+        return self.bytes_read > self.max_output_bytes or len(self.buffer) > self.max_line_bytes
 
     def write_fds(self) -> list[int]:
         """File descriptors to wait on for writing pending bytes."""
@@ -165,58 +173,61 @@ class InProcessTransport(Transport):
 class Poller:
     """Waits on many transports' pipes with one long-lived selector.
 
-    Transports are added once; stdout and stderr are watched for reading, stdin only while
-    bytes are pending.
+    Before each wait the watched set is brought in line with what each transport wants now:
+    stdout and stderr for reading (unless it is pushing back on a flooding bot), stdin only
+    while bytes are pending.
     """
 
     def __init__(self) -> None:
         self.selector = selectors.DefaultSelector()
-        self.owners: dict[int, Transport] = {}
-        self.writing: set[int] = set()
+        self.transports: list[Transport] = []
+        self.registered: dict[int, tuple[Transport, int]] = {}
 
     def add(self, transport: Transport) -> None:
-        """Watch a transport's output."""
-        for fd in transport.read_fds():
-            self.selector.register(fd, selectors.EVENT_READ)
-            self.owners[fd] = transport
+        """Watch a transport."""
+        self.transports.append(transport)
 
     def remove(self, transport: Transport) -> None:
         """Stop watching a transport (before it is closed)."""
-        for fd, owner in list(self.owners.items()):
+        self.transports.remove(transport)
+        for fd, (owner, _) in list(self.registered.items()):
             if owner is transport:
-                self._forget(fd)
+                self.selector.unregister(fd)
+                del self.registered[fd]
 
-    def _forget(self, fd: int) -> None:
-        self.selector.unregister(fd)
-        del self.owners[fd]
-        self.writing.discard(fd)
+    def _sync(self) -> None:
+        wanted: dict[int, tuple[Transport, int]] = {}
+        for transport in self.transports:
+            for fd in transport.read_fds():
+                wanted[fd] = (transport, selectors.EVENT_READ)
+            for fd in transport.write_fds():
+                wanted[fd] = (transport, selectors.EVENT_WRITE)
+        for fd in [fd for fd in self.registered if fd not in wanted]:
+            self.selector.unregister(fd)
+            del self.registered[fd]
+        for fd, (transport, events) in wanted.items():
+            current = self.registered.get(fd)
+            if current is None:
+                self.selector.register(fd, events)
+            elif current != (transport, events):
+                self.selector.modify(fd, events)
+            self.registered[fd] = (transport, events)
 
-    def wait(self, transports: list[Transport], timeout_s: float) -> None:
+    def wait(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` until some watched pipe is ready, and move its bytes.
 
         Args:
-            transports: Transports with pending writes are watched for writing too.
             timeout_s: The longest wait; 0 polls.
         """
-        for transport in transports:
-            for fd in transport.write_fds():
-                if fd not in self.writing:
-                    self.writing.add(fd)
-                    self.owners[fd] = transport
-                    self.selector.register(fd, selectors.EVENT_WRITE)
-        if not self.owners:
+        self._sync()
+        if not self.registered:
             if timeout_s > 0:
                 time.sleep(timeout_s)
             return
         for key, _ in self.selector.select(max(0.0, timeout_s)):
-            owner = self.owners.get(key.fd)
-            if owner is None:
-                continue
-            owner.on_ready(key.fd)
-            if key.fd in self.writing and key.fd not in owner.write_fds():
-                self._forget(key.fd)
-            elif key.fd not in owner.read_fds() and key.fd not in owner.write_fds():
-                self._forget(key.fd)
+            owner = self.registered.get(key.fd)
+            if owner is not None:
+                owner[0].on_ready(key.fd)
 
     def close(self) -> None:
         """Release the selector."""

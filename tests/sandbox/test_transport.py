@@ -68,7 +68,7 @@ def wait_line(process, timeout_s=5.0):
             event = process.take_line(False, True, None)
             if event is not None:
                 return event
-            poller.wait([process], 0.05)
+            poller.wait(0.05)
     finally:
         poller.remove(process)
         poller.close()

@@ -1,0 +1,248 @@
+"""How one bot program is confined: bubblewrap, an unprivileged uid, rlimits and a cgroup.
+
+The launch chain, all started straight from ``subprocess.Popen`` (no Python in the child):
+
+    sh -c 'join the cgroup' -- prlimit <rlimits> -- bwrap <namespaces, mounts> -- setpriv <uid> -- BOT
+
+* ``sh`` writes its pid into the slot's ``cgroup.procs`` (as root, before anything else runs),
+  so the bot and all it ever starts are capped in memory and process count;
+* ``prlimit`` sets CPU, file-size, open-file, core and process-count rlimits;
+* ``bwrap`` (as root) gives new pid, ipc, uts and network namespaces (only a loopback of its
+  own), a read-only system (``/usr``, ``/etc``), the bot's folder, its interpreter's installation
+  and the files named in its command read-only, a private writable scratch folder as HOME, a
+  private ``/tmp``, a cleared environment and a new session; it dies with the referee;
+* ``setpriv`` drops to the slot's own uid and gid with no groups and no capabilities.
+
+As a non-root user the chain is ``prlimit -- bwrap --unshare-all --cap-drop ALL -- BOT`` (user
+namespaces instead of a uid switch). Without bubblewrap, ``auto`` mode keeps the rlimits, the uid
+switch and the cgroup, and says loudly that the jail is missing; ``strict`` refuses.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sandbox.cgroups import CgroupSlot, cgroups_problem
+from sandbox.limits import Limits, SandboxMode
+from sandbox.slots import Slot, acquire_slot
+
+SYSTEM_DIRS = ("/usr", "/etc", "/opt")
+SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
+SCRATCH = "/scratch"
+_JOIN_CGROUP = 'for f; do shift; [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; done; exec "$@"'
+
+
+class SandboxError(Exception):
+    """The sandbox asked for cannot be set up here; the message says why and what to change."""
+
+
+@dataclass
+class LaunchPlan:
+    """Everything needed to start one confined bot, and to clean up after it.
+
+    Attributes:
+        argv: The full command line to run (the jail chain, then the bot's command).
+        env: The environment of the first program of the chain (None: inherit).
+        cwd: Where the chain starts.
+        jailed: Whether bubblewrap wraps the bot (exit statuses 128+N then mean signal N).
+        cgroup: The bot's cgroup slot, if any.
+        cleanups: Called once the bot is gone, in order.
+    """
+
+    argv: list[str]
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    jailed: bool = False
+    cgroup: CgroupSlot | None = None
+    cleanups: list[Callable[[], None]] = field(default_factory=list)
+
+    def cleanup(self) -> None:
+        """Release the cgroup, the scratch folder and the slot."""
+        for step in self.cleanups:
+            try:
+                step()
+            except OSError:
+                pass
+        self.cleanups.clear()
+
+
+def jail_problem() -> str | None:
+    """Why the full jail cannot run on this machine, or None."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap is not installed (apt-get install bubblewrap)"
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            return "setpriv is missing (apt-get install util-linux)"
+        return cgroups_problem()
+    return None
+
+
+_warned = False
+
+
+def _warn_once(message: str) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(message, stacklevel=3)
+        print(f"league: WARNING: {message}", file=sys.stderr)
+
+
+def _installation_roots(path: Path) -> set[Path]:
+    """Folders an installed program needs: the prefix above its ``bin``/``shims``, or its folder."""
+    folder = path.parent
+    return {folder.parent if folder.name in ("bin", "shims", "sbin") else folder}
+
+
+def _shebang_program(path: Path) -> Path | None:
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode("latin-1").split()
+    return Path(words[0]) if words else None
+
+
+def _is_system(path: Path) -> bool:
+    return any(path == Path(top) or Path(top) in path.parents for top in (*SYSTEM_DIRS, *SYSTEM_LINKS))
+
+
+def exposed_paths(argv: Sequence[str], cwd: Path, extra: Sequence[str] = ()) -> list[Path]:
+    """Host paths the bot needs read-only: its folder, its interpreter, the files of its command.
+
+    Args:
+        argv: The bot's command line.
+        cwd: Its working folder (resolved).
+        extra: More paths asked for by the config (``sandbox.read_only``).
+    """
+    wanted: set[Path] = {cwd}
+    program = argv[0]
+    located = cwd / program if "/" in program else (Path(shutil.which(program)) if shutil.which(program) else None)
+    seen: set[Path] = set()
+    while located is not None and located not in seen:
+        seen.add(located)
+        for candidate in (located.absolute(), located.resolve()):
+            if not _is_system(candidate):
+                wanted |= _installation_roots(candidate)
+        located = _shebang_program(located.resolve())
+    for argument in argv[1:]:
+        for part in argument.split(":") if ":" in argument else [argument]:
+            if part and not part.startswith("-") and (cwd / part).exists():
+                wanted.add((cwd / part).resolve())
+    wanted |= {Path(p).resolve() for p in extra}
+    kept = sorted(p for p in wanted if not _is_system(p) and p.exists())
+    return [p for p in kept if not any(other in p.parents for other in kept)]
+
+
+class Sandbox:
+    """Makes launch plans for bots under one mode and one set of limits.
+
+    Args:
+        mode: auto, strict or none.
+        limits: The resource caps.
+
+    Raises:
+        SandboxError: ``strict`` on a machine where the full jail cannot run.
+    """
+
+    def __init__(self, mode: SandboxMode = SandboxMode.AUTO, limits: Limits | None = None) -> None:
+        self.mode = SandboxMode(mode)
+        self.limits = limits or Limits()
+        self.problem = None if self.mode == SandboxMode.NONE else jail_problem()
+        if self.problem and self.mode == SandboxMode.STRICT:
+            raise SandboxError(f"sandbox: strict cannot run here: {self.problem}")
+        self.root = os.geteuid() == 0
+        self.use_bwrap = self.mode != SandboxMode.NONE and shutil.which("bwrap") is not None
+        self.use_cgroups = self.mode != SandboxMode.NONE and self.root and cgroups_problem() is None
+        if self.problem and self.mode == SandboxMode.AUTO:
+            _warn_once(f"bots are NOT fully jailed: {self.problem}; running them under resource limits only")
+
+    def plan(self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = ()) -> LaunchPlan:
+        """The launch plan of one bot process.
+
+        Args:
+            argv: The bot's command line.
+            cwd: Its working folder (None: the current one).
+            read_only: More host paths it may read (besides the limits' own).
+        """
+        folder = Path(cwd or ".").resolve()
+        if self.mode == SandboxMode.NONE:
+            return LaunchPlan(list(argv), cwd=str(folder))
+        plan = LaunchPlan([], cwd=str(folder))
+        slot: Slot | None = acquire_slot(os.getpid() % 64 * 64) if self.root else None
+        if slot is not None:
+            plan.cleanups.append(slot.release)
+        chain: list[str] = []
+        if self.use_cgroups and slot is not None:
+            plan.cgroup = CgroupSlot.create(slot.name, self.limits.memory_mb, self.limits.processes)
+            plan.cleanups.insert(0, plan.cgroup.destroy)
+            chain += ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *plan.cgroup.procs_files, "--"]
+        chain += ["prlimit", *self._rlimits(memory_from_rlimit=plan.cgroup is None), "--"]
+        scratch = Path(tempfile.mkdtemp(prefix="league-scratch-"))
+        plan.cleanups.insert(0, lambda: shutil.rmtree(scratch, ignore_errors=True))
+        if slot is not None:
+            os.chown(scratch, slot.uid, slot.uid)
+        if self.use_bwrap:
+            plan.jailed = True
+            chain += self._bwrap(argv, folder, scratch, [*self.limits.read_only, *read_only])
+        else:
+            plan.env = {"PATH": os.environ.get("PATH", JAIL_PATH), "HOME": str(scratch), "LANG": "C.UTF-8"}
+        if slot is not None:
+            chain += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups"]
+            chain += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        plan.argv = chain + list(argv)
+        return plan
+
+    def _rlimits(self, memory_from_rlimit: bool) -> list[str]:
+        limits = self.limits
+        size = limits.file_size_mb << 20
+        options = [f"--nofile={limits.open_files}", f"--fsize={size}", "--core=0"]
+        if self.root:
+            options.append(f"--nproc={limits.processes}")
+        if limits.cpu_seconds is not None:
+            options.append(f"--cpu={limits.cpu_seconds}")
+        if memory_from_rlimit:
+            options.append(f"--data={limits.memory_mb << 20}")
+        return options
+
+    def _bwrap(self, argv: Sequence[str], cwd: Path, scratch: Path, read_only: Sequence[str]) -> list[str]:
+        args = ["bwrap", "--die-with-parent", "--new-session"]
+        if self.root:
+            args += ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
+            args += [] if self.limits.network else ["--unshare-net"]
+        else:
+            args += ["--unshare-all", "--cap-drop", "ALL"] + (["--share-net"] if self.limits.network else [])
+        for top in SYSTEM_DIRS:
+            if Path(top).is_dir():
+                args += ["--ro-bind", top, top]
+        for link in SYSTEM_LINKS:
+            if Path(link).is_symlink():
+                args += ["--symlink", os.readlink(link), link]
+            elif Path(link).is_dir():
+                args += ["--ro-bind", link, link]
+        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        made: set[Path] = set()
+        for path in exposed_paths(argv, cwd, read_only):
+            for parent in reversed(path.parents):
+                if parent != Path("/") and parent not in made and not _is_system(parent):
+                    made.add(parent)
+                    args += ["--perms", "0755", "--dir", str(parent)]
+            args += ["--ro-bind", str(path), str(path)]
+        args += ["--bind", str(scratch), SCRATCH, "--chdir", str(cwd), "--clearenv"]
+        program_dir = Path(argv[0]).parent if "/" in argv[0] else None
+        located = shutil.which(argv[0]) if program_dir is None else None
+        path = JAIL_PATH if located is None else f"{Path(located).parent}:{JAIL_PATH}"
+        for key, value in (("PATH", path), ("HOME", SCRATCH), ("TMPDIR", "/tmp"), ("LANG", "C.UTF-8")):
+            args += ["--setenv", key, value]
+        return [*args, "--"]
