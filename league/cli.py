@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engine import GAMES, get_game
 from engine.core import Game
@@ -20,9 +20,10 @@ from engine.protocol import run_stdio
 from league.players import BotSpec, BotSpecError, builtin_class, check_command, make_launcher, parse_bot_argument
 from league.referee import MatchRecord, play_match
 from sandbox.jail import Sandbox, SandboxError
-from sandbox.limits import SandboxMode
+from sandbox.limits import Limits, SandboxMode
 
 USAGE_ERROR = 2
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class UsageError(Exception):
@@ -40,6 +41,20 @@ def parse_assignment(text: str) -> tuple[str, Any]:
         raise UsageError(f"--set {text!r}: the value is not valid YAML ({error.problem})") from None
 
 
+def validated(model: type[ModelT], params: dict[str, Any], flag: str, what: str) -> ModelT:
+    """``model(**params)``, or a UsageError naming the flag, the key and the problem."""
+    try:
+        return model(**params)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        key = ".".join(str(part) for part in problem["loc"]) or "?"
+        if problem["type"] == "extra_forbidden":
+            raise UsageError(
+                f"{flag} {key}: {what} has no key {key!r}; keys: {', '.join(model.model_fields)}"
+            ) from None
+        raise UsageError(f"{flag} {key}={params.get(key)!r}: {problem['msg']}") from None
+
+
 def build_game(name: str, assignments: list[str]) -> Game:
     """The game with its variant parameters from ``--set`` assignments, validated."""
     try:
@@ -47,15 +62,12 @@ def build_game(name: str, assignments: list[str]) -> Game:
     except KeyError as error:
         raise UsageError(error.args[0]) from None
     params = dict(parse_assignment(text) for text in assignments)
-    try:
-        return game_class(**params)
-    except ValidationError as error:
-        problem = error.errors()[0]
-        key = ".".join(str(part) for part in problem["loc"]) or "?"
-        if problem["type"] == "extra_forbidden":
-            known = ", ".join(game_class.model_fields)
-            raise UsageError(f"--set {key}: {name} has no variant key {key!r}; keys: {known}") from None
-        raise UsageError(f"--set {key}={params.get(key)!r}: {problem['msg']}") from None
+    return validated(game_class, params, "--set", f"the {name} variant")
+
+
+def build_limits(assignments: list[str]) -> Limits:
+    """Resource limits from ``--limit`` assignments, validated."""
+    return validated(Limits, dict(parse_assignment(text) for text in assignments), "--limit", "limits")
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -74,8 +86,9 @@ def _play(args: argparse.Namespace) -> int:
         except BotSpecError as error:
             raise UsageError(str(error)) from None
         specs.append(spec)
+    limits = build_limits(args.limit or [])
     try:
-        sandbox = Sandbox(SandboxMode(args.sandbox))
+        sandbox = Sandbox(SandboxMode(args.sandbox), limits)
     except SandboxError as error:
         raise UsageError(str(error)) from None
     launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
@@ -162,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant parameter, value as YAML")
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--programs", action="store_true", help="run built-in bots as real programs")
+    play.add_argument("--limit", action="append", metavar="KEY=VALUE", help="a resource limit (memory_mb=256)")
     play.add_argument(
         "--sandbox",
         choices=[mode.value for mode in SandboxMode],

@@ -169,9 +169,7 @@ def program_command(spec: BotSpec, seed: int, role: str) -> list[str]:
     return command
 
 
-def make_launcher(
-    game: Game, spec: BotSpec, seat: int, match_seed: int, sandbox: Sandbox | None = None
-) -> Launcher:
+def make_launcher(game: Game, spec: BotSpec, seat: int, match_seed: int, sandbox: Sandbox | None = None) -> Launcher:
     """How the referee starts ``spec``'s processes at ``seat`` of a match seeded ``match_seed``.
 
     Args:

@@ -212,7 +212,8 @@ class Referee:
                     seat,
                     Termination.BAD_OUTPUT,
                     self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
-                    f"seat {seat} sent a malformed reply to {self.protocol.describe(state, request)}: {error}",
+                    f"seat {seat} sent a malformed reply to {self.protocol.describe(state, request)}"
+                    f" ({_shorten(reply)}): {error}",
                 )
         if fault is None:
             fault = state.check(request, action)
@@ -239,6 +240,11 @@ class Referee:
             termination = Termination.BAD_OUTPUT
             detail = f"seat {seat} sent a line over {len(event.data)} bytes for {what}"
         return Fault(seat, termination, self.protocol.fault_code(state, request, termination), detail)
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    """A reply quoted for a detail sentence, cut to ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: float = 1.0) -> None:

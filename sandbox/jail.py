@@ -24,7 +24,6 @@ import os
 import shutil
 import sys
 import tempfile
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,9 +73,17 @@ class LaunchPlan:
         self.cleanups.clear()
 
 
+def find_bwrap() -> str | None:
+    """The bubblewrap program, or None. ``LEAGUE_BWRAP`` overrides the search ("" = missing)."""
+    override = os.environ.get("LEAGUE_BWRAP")
+    if override is not None:
+        return override or None
+    return shutil.which("bwrap")
+
+
 def jail_problem() -> str | None:
     """Why the full jail cannot run on this machine, or None."""
-    if shutil.which("bwrap") is None:
+    if find_bwrap() is None:
         return "bubblewrap is not installed (apt-get install bubblewrap)"
     if os.geteuid() == 0:
         if shutil.which("setpriv") is None:
@@ -85,14 +92,12 @@ def jail_problem() -> str | None:
     return None
 
 
-_warned = False
+_warned: set[str] = set()
 
 
 def _warn_once(message: str) -> None:
-    global _warned
-    if not _warned:
-        _warned = True
-        warnings.warn(message, stacklevel=3)
+    if message not in _warned:
+        _warned.add(message)
         print(f"league: WARNING: {message}", file=sys.stderr)
 
 
@@ -163,7 +168,7 @@ class Sandbox:
         if self.problem and self.mode == SandboxMode.STRICT:
             raise SandboxError(f"sandbox: strict cannot run here: {self.problem}")
         self.root = os.geteuid() == 0
-        self.use_bwrap = self.mode != SandboxMode.NONE and shutil.which("bwrap") is not None
+        self.bwrap = find_bwrap() if self.mode != SandboxMode.NONE else None
         self.use_cgroups = self.mode != SandboxMode.NONE and self.root and cgroups_problem() is None
         if self.problem and self.mode == SandboxMode.AUTO:
             _warn_once(f"bots are NOT fully jailed: {self.problem}; running them under resource limits only")
@@ -193,7 +198,7 @@ class Sandbox:
         plan.cleanups.insert(0, lambda: shutil.rmtree(scratch, ignore_errors=True))
         if slot is not None:
             os.chown(scratch, slot.uid, slot.uid)
-        if self.use_bwrap:
+        if self.bwrap is not None:
             plan.jailed = True
             chain += self._bwrap(argv, folder, scratch, [*self.limits.read_only, *read_only])
         else:
@@ -217,7 +222,7 @@ class Sandbox:
         return options
 
     def _bwrap(self, argv: Sequence[str], cwd: Path, scratch: Path, read_only: Sequence[str]) -> list[str]:
-        args = ["bwrap", "--die-with-parent", "--new-session"]
+        args = [str(self.bwrap), "--die-with-parent", "--new-session"]
         if self.root:
             args += ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
             args += [] if self.limits.network else ["--unshare-net"]
