@@ -18,7 +18,7 @@ from engine import GAMES, get_game
 from engine.core import Game
 from engine.protocol import run_stdio
 from league.players import BotSpec, BotSpecError, builtin_class, check_command, make_launcher, parse_bot_argument
-from league.referee import MatchRecord, play_match
+from league.referee import ClockSettings, MatchRecord, play_match
 from sandbox.jail import Sandbox, SandboxError
 from sandbox.limits import Limits, SandboxMode
 
@@ -92,7 +92,8 @@ def _play(args: argparse.Namespace) -> int:
     except SandboxError as error:
         raise UsageError(str(error)) from None
     launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
-    record = play_match(game, launchers, args.seed)
+    clock = ClockSettings(kind=args.clock, margin_ms=args.time_margin_ms, game_wall_s=limits.wall_seconds)
+    record = play_match(game, launchers, args.seed, clock)
     if args.json:
         print(json.dumps(record_json(game, specs, args.seed, record)))
     else:
@@ -176,6 +177,19 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--programs", action="store_true", help="run built-in bots as real programs")
     play.add_argument("--limit", action="append", metavar="KEY=VALUE", help="a resource limit (memory_mb=256)")
+    play.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="charge bots wall time (the rules' measure, default) or the CPU time their processes used",
+    )
+    play.add_argument(
+        "--time-margin-ms",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="forgive this much harness overhead on every reply (default 0)",
+    )
     play.add_argument(
         "--sandbox",
         choices=[mode.value for mode in SandboxMode],

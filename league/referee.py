@@ -60,11 +60,35 @@ class MatchRecord:
     final_state: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ClockSettings:
+    """How the referee measures the time a reply took.
+
+    Attributes:
+        kind: ``wall`` (monotonic wall time, the rules' own measure and the default) or ``cpu``
+            (the CPU time the bot's processes used, so results do not depend on machine load).
+        margin_ms: Harness overhead forgiven on every reply: the referee waits this much longer
+            and charges this much less.
+        game_wall_s: Wall time the whole match may take before the awaited bot is timed out.
+    """
+
+    kind: str = "wall"
+    margin_ms: int = 0
+    game_wall_s: float | None = None
+
+    def wait_ms(self, allowance_ms: int) -> int:
+        """How long to wait (wall time) for a reply allowed ``allowance_ms``."""
+        if self.kind == "cpu":  # a bot that sleeps uses no CPU: still bound the wait
+            return max(2 * allowance_ms, allowance_ms + 1000) + self.margin_ms
+        return allowance_ms + self.margin_ms
+
+
 @dataclass
 class _Pending:
     transport: Transport
     allowance_ms: int
     sent_ns: int
+    cpu_start_ns: int | None
 
 
 class Referee:
@@ -74,10 +98,15 @@ class Referee:
         game: The game with its variant parameters.
         launchers: Per seat, how to start that seat's processes.
         seed: The match seed (randomness of the game itself).
+        clock: How reply times are measured (default: wall time, no margin).
     """
 
-    def __init__(self, game: Game, launchers: Sequence[Launcher], seed: int) -> None:
+    def __init__(
+        self, game: Game, launchers: Sequence[Launcher], seed: int, clock: ClockSettings | None = None
+    ) -> None:
         self.game = game
+        self.clock = clock or ClockSettings()
+        self.game_deadline_ns: int | None = None
         self.launchers = list(launchers)
         self.seed = seed
         self.protocol: RefereeProtocol = game.referee_protocol()
@@ -90,6 +119,8 @@ class Referee:
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
         state = self.game.new_state(self.seed, len(self.launchers))
+        if self.clock.game_wall_s is not None:
+            self.game_deadline_ns = time.monotonic_ns() + int(self.clock.game_wall_s * 1e9)
         try:
             while not state.is_over():
                 self._sync_processes(state)
@@ -150,31 +181,36 @@ class Referee:
     # -- requests --------------------------------------------------------------------------
     def _ask(self, state: State, requests: list[Request]) -> None:
         pending: dict[Request, _Pending] = {}
+        cpu_clock = self.clock.kind == "cpu"
         for request in requests:
             transport = self._transport(state, request)
             if transport is None:
                 raise RuntimeError(f"no process for {request}: the state asked before starting one")
+            cpu_start = transport.cpu_ns() if cpu_clock else None
             transport.send(self.protocol.request(state, request))
-            pending[request] = _Pending(transport, state.time_allowance_ms(request), time.monotonic_ns())
+            allowance = state.time_allowance_ms(request)
+            pending[request] = _Pending(transport, allowance, time.monotonic_ns(), cpu_start)
         accepted: dict[Request, Any] = {}
         while pending:
             now = time.monotonic_ns()
             next_deadline: int | None = None
             for request, wait in list(pending.items()):
                 start = wait.transport.flushed_at_ns()
+                since = start if start is not None else wait.sent_ns
                 event = wait.transport.take_line(
                     self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes
                 )
-                limit_ns = (wait.allowance_ms + 1) * _NS_PER_MS
                 if event is None:
-                    since = start if start is not None else wait.sent_ns
-                    if now - since < limit_ns:
-                        deadline = since + limit_ns
+                    deadline = since + (self.clock.wait_ms(wait.allowance_ms) + 1) * _NS_PER_MS
+                    if self.game_deadline_ns is not None:
+                        deadline = min(deadline, self.game_deadline_ns)
+                    if now < deadline:
                         next_deadline = deadline if next_deadline is None else min(next_deadline, deadline)
                         continue
-                    elapsed_ms = (now - since) // _NS_PER_MS
+                    # No reply in time: charge at least the allowance + 1 ms, a timeout by any clock.
+                    elapsed_ms = max(self._charged_ms(wait, now - since), wait.allowance_ms + 1)
                 else:
-                    elapsed_ms = max(0, event.at_ns - (start if start is not None else wait.sent_ns)) // _NS_PER_MS
+                    elapsed_ms = self._charged_ms(wait, max(0, event.at_ns - since))
                 del pending[request]
                 action = self._judge(state, request, wait.transport, event, elapsed_ms)
                 if state.is_over():
@@ -191,6 +227,15 @@ class Referee:
                 if transport is not None:
                     transport.send(data)
 
+    def _charged_ms(self, wait: _Pending, wall_ns: int) -> int:
+        """The whole ms a reply is charged: wall or CPU time, less the margin."""
+        if wait.cpu_start_ns is not None:
+            used = wait.transport.cpu_ns()
+            measured = (used - wait.cpu_start_ns) // _NS_PER_MS if used is not None else wall_ns // _NS_PER_MS
+        else:
+            measured = wall_ns // _NS_PER_MS
+        return max(0, measured - self.clock.margin_ms)
+
     def _judge(
         self, state: State, request: Request, transport: Transport, event: LineEvent | None, elapsed_ms: int
     ) -> Any:
@@ -200,7 +245,16 @@ class Referee:
         move = Move(seat, request.role, reply, elapsed_ms)
         self.moves.append(move)
         self.time_used_ms[seat] += elapsed_ms
-        fault = state.charge_time(request, elapsed_ms)
+        fault = None
+        if event is None and self.game_deadline_ns is not None and time.monotonic_ns() >= self.game_deadline_ns:
+            fault = Fault(
+                seat,
+                Termination.TIMEOUT,
+                self.protocol.fault_code(state, request, Termination.TIMEOUT),
+                f"seat {seat} had not answered {self.protocol.describe(state, request)} when the match's"
+                f" wall limit of {self.clock.game_wall_s} s ran out",
+            )
+        fault = fault or state.charge_time(request, elapsed_ms)
         if fault is None and (event is None or event.kind != LineKind.LINE):
             fault = self._stream_fault(state, request, transport, event)
         action = None
@@ -274,6 +328,8 @@ def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: flo
         process.shutdown(wait_s=0.0, term_grace_s=0.0)
 
 
-def play_match(game: Game, launchers: Sequence[Launcher], seed: int) -> MatchRecord:
+def play_match(
+    game: Game, launchers: Sequence[Launcher], seed: int, clock: ClockSettings | None = None
+) -> MatchRecord:
     """Play one match of ``game`` between the seats' launchers."""
-    return Referee(game, launchers, seed).play()
+    return Referee(game, launchers, seed, clock).play()

@@ -31,6 +31,14 @@ def _v1_roots() -> tuple[Path, Path] | None:
     return None
 
 
+def _v1_cpuacct() -> Path | None:
+    for name in ("cpuacct", "cpu,cpuacct"):
+        folder = CGROUP_ROOT / name
+        if (folder / "cpuacct.usage").exists() and os.access(folder, os.W_OK):
+            return folder
+    return None
+
+
 def cgroups_problem() -> str | None:
     """Why per-bot cgroups cannot be made here, or None when they can."""
     roots: list[Path] = []
@@ -79,7 +87,8 @@ class CgroupSlot:
                 pass
             folder.mkdir(exist_ok=True)
             (folder / "memory.max").write_text(str(limit))
-            (folder / "memory.swap.max").exists() and (folder / "memory.swap.max").write_text("0")
+            if (folder / "memory.swap.max").exists():
+                (folder / "memory.swap.max").write_text("0")
             (folder / "pids.max").write_text(str(processes))
             return cls([folder], limit)
         roots = _v1_roots()
@@ -98,7 +107,13 @@ class CgroupSlot:
             except OSError:
                 pass
         (pids / "pids.max").write_text(str(processes))
-        return cls([memory, pids], limit)
+        dirs = [memory, pids]
+        cpuacct = _v1_cpuacct()
+        if cpuacct is not None:
+            (cpuacct / PARENT).mkdir(exist_ok=True)
+            (cpuacct / PARENT / name).mkdir(exist_ok=True)
+            dirs.append(cpuacct / PARENT / name)
+        return cls(dirs, limit)
 
     @property
     def procs_files(self) -> list[str]:
@@ -131,15 +146,18 @@ class CgroupSlot:
                 return int(counts.get("max", 0)) > 0 or int(counts.get("oom_kill", 0)) > 0
         return False
 
-    def cpu_seconds(self) -> float | None:
-        """CPU time used by everything in the slot so far, where the tree reports it."""
+    def cpu_ns(self) -> int | None:
+        """CPU time used by everything in the slot so far (ns), where the tree reports it."""
         for folder in self.dirs:
+            usage = folder / "cpuacct.usage"
+            if usage.exists():
+                return int(usage.read_text())
             stat = folder / "cpu.stat"
             if stat.exists():
                 for line in stat.read_text().splitlines():
                     key, _, value = line.partition(" ")
                     if key == "usage_usec":
-                        return int(value) / 1e6
+                        return int(value) * 1000
         return None
 
     def destroy(self, timeout_s: float = 2.0) -> None:

@@ -57,6 +57,24 @@ def reap_orphans() -> None:
                 pass
 
 
+_TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+
+
+def group_cpu_ns(pgid: int) -> int:
+    """CPU time (user + system, with reaped children) of the processes of a process group, from /proc."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # fields after the name: state ppid pgrp ... utime(11) stime cutime cstime
+            total += sum(int(value) for value in fields[11:15])
+    return total * _TICK_NS
+
+
 def group_alive(pgid: int) -> bool:
     """Whether any process (zombies included) is left in a process group."""
     try:
@@ -209,6 +227,14 @@ class BotProcess(Transport):
             name = signal.Signals(-status).name if -status in signal.Signals._value2member_map_ else str(-status)
             return f"was killed by signal {name}"
         return f"exited with status {status}"
+
+    def cpu_ns(self) -> int | None:
+        """CPU time of everything the bot started: from its cgroup, else from /proc for its group."""
+        if self.plan.cgroup is not None:
+            used = self.plan.cgroup.cpu_ns()
+            if used is not None:
+                return used
+        return group_cpu_ns(self.popen.pid)
 
     def wait_exit(self, timeout_s: float) -> int | None:
         """Wait up to ``timeout_s`` for the bot to exit; its return code or None."""

@@ -72,6 +72,10 @@ class Transport(ABC):
         """A phrase about how the bot ended, for details ("exited with status 1")."""
         return "closed its output"
 
+    def cpu_ns(self) -> int | None:
+        """CPU time the bot has used so far, in ns, or None where it cannot be measured."""
+        return None
+
     def _received(self, chunk: bytes) -> None:
         now = time.monotonic_ns()
         self.bytes_read += len(chunk)
@@ -140,6 +144,7 @@ class InProcessTransport(Transport):
         self.pending = b""
         self.closed = False
         self.error = ""
+        self.thread_cpu_ns = 0
         self._flushed_at_ns = time.monotonic_ns()
 
     def send(self, data: bytes) -> None:
@@ -150,17 +155,23 @@ class InProcessTransport(Transport):
         *lines, self.pending = text.split("\n")
         self.pending = self.pending.encode("ascii")
         for line in lines:
+            began = time.thread_time_ns()
             try:
                 reply = self.driver.feed(line.removesuffix("\r"))
             except Exception as error:  # a bug in a built-in bot is its forfeit, not the league's end
                 self.error = f"{type(error).__name__}: {error}"
                 self.close()
                 return
+            finally:
+                self.thread_cpu_ns += time.thread_time_ns() - began
             if reply is not None:
                 self._received(reply.encode("ascii", "replace") + b"\n")
 
     def flushed_at_ns(self) -> int | None:
         return self._flushed_at_ns
+
+    def cpu_ns(self) -> int | None:
+        return self.thread_cpu_ns
 
     def close(self) -> None:
         self.closed = True

@@ -31,7 +31,7 @@ def test_set_value_is_yaml_and_checked(league_cli):
 
     status, _, err = league_cli("play", "versus2048", "greedy", "greedy", "--set", "colour=red")
     assert status == 2
-    assert "no variant key 'colour'" in err
+    assert "variant has no key 'colour'" in err
 
     status, _, err = league_cli("play", "versus2048", "greedy", "greedy", "--set", "turn_time_ms=[1, 2]")
     assert status == 2 and "turn_time_ms" in err

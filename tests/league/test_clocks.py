@@ -40,3 +40,33 @@ def test_slow_but_within_limits_plays_to_the_end(play_json):
     data = play_json("versus2048", bot_command("v2048_slow.py") + " 20", "random", "--set", "turns_per_player=5")
     assert data["result"]["termination"] == "NORMAL"
     assert data["time_used_ms"][0] >= 5 * 20
+
+
+def test_cpu_clock_does_not_charge_a_bot_for_sleeping(play_json):
+    args = ("versus2048", bot_command("v2048_slow.py") + " 300", "random", "--set", "turn_time_ms=100")
+    by_wall = play_json(*args, "--set", "turns_per_player=3")
+    assert by_wall["result"]["termination"] == "TIMEOUT"
+    by_cpu = play_json(*args, "--set", "turns_per_player=3", "--clock", "cpu")
+    assert by_cpu["result"]["termination"] == "NORMAL", by_cpu["result"]["detail"]
+    assert by_cpu["time_used_ms"][0] < 3 * 100
+
+
+def test_cpu_clock_still_times_out_a_spinning_bot(play_json):
+    hostile = bot_command("hostile.py") + " spin"
+    data = play_json("versus2048", hostile, "random", "--set", "turn_time_ms=200", "--clock", "cpu")
+    assert data["result"]["termination"] == "TIMEOUT"
+    assert data["result"]["offenders"] == [0]
+
+
+def test_time_margin_forgives_harness_overhead(play_json):
+    args = ("versus2048", bot_command("v2048_slow.py") + " 150", "random", "--set", "turn_time_ms=100")
+    assert play_json(*args, "--set", "turns_per_player=2")["result"]["termination"] == "TIMEOUT"
+    forgiven = play_json(*args, "--set", "turns_per_player=2", "--time-margin-ms", "200")
+    assert forgiven["result"]["termination"] == "NORMAL"
+
+
+def test_game_wall_limit_times_out_the_awaited_bot(play_json):
+    data = play_json("versus2048", bot_command("v2048_slow.py") + " 100", "random", "--limit", "wall_seconds=0.5")
+    result = data["result"]
+    assert result["termination"] == "TIMEOUT" and result["offenders"] == [0]
+    assert "wall limit of 0.5 s" in result["detail"]
