@@ -20,8 +20,10 @@ switch and the cgroup, and says loudly that the jail is missing; ``strict`` refu
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -81,15 +83,36 @@ def find_bwrap() -> str | None:
     return shutil.which("bwrap")
 
 
+@functools.cache
+def _bwrap_probe(bwrap: str, root: bool) -> str | None:
+    """Run an empty jail once; why it failed, or None."""
+    namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net"] if root else ["--unshare-all"]
+    probe = [bwrap, *namespaces, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
+    try:
+        completed = subprocess.run(probe, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bubblewrap cannot run ({error})"
+    if completed.returncode != 0:
+        reason = completed.stderr.strip().splitlines()[-1] if completed.stderr.strip() else "no message"
+        hint = "" if root else " (user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1)"
+        return f"bubblewrap cannot make a jail here: {reason}{hint}"
+    return None
+
+
 def jail_problem() -> str | None:
     """Why the full jail cannot run on this machine, or None."""
-    if find_bwrap() is None:
+    bwrap = find_bwrap()
+    if bwrap is None:
         return "bubblewrap is not installed (apt-get install bubblewrap)"
-    if os.geteuid() == 0:
+    root = os.geteuid() == 0
+    problem = _bwrap_probe(bwrap, root)
+    if problem is None and root:
         if shutil.which("setpriv") is None:
             return "setpriv is missing (apt-get install util-linux)"
+        if shutil.which("prlimit") is None:
+            return "prlimit is missing (apt-get install util-linux)"
         return cgroups_problem()
-    return None
+    return problem
 
 
 _warned: set[str] = set()
@@ -168,7 +191,8 @@ class Sandbox:
         if self.problem and self.mode == SandboxMode.STRICT:
             raise SandboxError(f"sandbox: strict cannot run here: {self.problem}")
         self.root = os.geteuid() == 0
-        self.bwrap = find_bwrap() if self.mode != SandboxMode.NONE else None
+        bwrap = find_bwrap() if self.mode != SandboxMode.NONE else None
+        self.bwrap = bwrap if bwrap is not None and _bwrap_probe(bwrap, self.root) is None else None
         self.use_cgroups = self.mode != SandboxMode.NONE and self.root and cgroups_problem() is None
         if self.problem and self.mode == SandboxMode.AUTO:
             _warn_once(f"bots are NOT fully jailed: {self.problem}; running them under resource limits only")
