@@ -5,6 +5,7 @@ referee side and the bot side of the protocol agree on every request and every r
 """
 
 import json
+from collections.abc import Mapping
 
 import pytest
 
@@ -42,14 +43,15 @@ def playout(game, seed, seats):
     """Play random bots through both sides of the protocol; returns the JSON of every state."""
     state = game.new_state(seed, seats)
     referee = game.referee_protocol()
-    random_bot = type(game).builtin_bots()["random"]
+    random_bot = type(game).builtin_bots()["random"]  # a class, or for games with roles a class per role
     bots, drivers = {}, {}
     history = [state.to_json()]
     for _ in range(MAX_STEPS):
         if state.is_over():
             return history
         for key in sorted(state.processes() - drivers.keys()):
-            bots[key] = RecordingBot(random_bot(seed=seed * 31 + key.seat))
+            bot_class = random_bot[key.role] if isinstance(random_bot, Mapping) else random_bot
+            bots[key] = RecordingBot(bot_class(seed=seed * 31 + key.seat))
             drivers[key] = game.bot_protocol(bots[key])
             assert feed(drivers[key], referee.greeting(state, key)) == []
         actions = {}

@@ -40,8 +40,9 @@ def play_hostile(capsys, *mode, extra=(), seat=0):
 @pytest.fixture(autouse=True)
 def jail_is_available():
     assert jail_problem() is None, f"the jail must work on CI machines: {jail_problem()}"
+    before = set(slot_processes())  # bots of other leagues running on this machine, if any
     yield
-    assert slot_processes() == [], "no bot process may survive its game"
+    assert [row for row in slot_processes() if row not in before] == [], "no bot process may survive its game"
 
 
 @pytest.fixture
