@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from engine import GAMES, get_game
 from engine.core import Game
 from engine.protocol import run_stdio
+from league.cli_league import LeagueUsageError, add_commands
 from league.players import BotSpec, BotSpecError, builtin_class, check_command, make_launcher, parse_bot_argument
 from league.referee import ClockSettings, MatchRecord, play_match
 from sandbox.jail import Sandbox, SandboxError
@@ -204,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--param", action="append", metavar="KEY=VALUE", help="a bot parameter, value as YAML")
     bot.add_argument("--role", help="the role to play, for games with several (attack2048: attack or defend)")
     bot.set_defaults(handler=_bot)
+    add_commands(commands)
     return parser
 
 
@@ -212,6 +214,6 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
-    except UsageError as error:
+    except (UsageError, LeagueUsageError) as error:
         print(f"league: error: {error}", file=sys.stderr)
         return USAGE_ERROR

@@ -84,7 +84,7 @@ def parse_bot_argument(game: type[Game], text: str, as_program: bool = False) ->
                 if len(game.roles) > 1
                 else f"{text!r}: {game.name} bots have one role; '::' is for attack2048-like games"
             )
-        sides = [parse_bot_argument(game, part, as_program) for part in parts]
+        sides = [_parse_one_side(game, part.strip(), as_program) for part in parts]
         roles = dict(zip(game.roles, sides, strict=True))
         return BotSpec(name="::".join(side.name for side in sides), roles=roles)
     spec = _parse_one_side(game, text.strip(), as_program)

@@ -328,8 +328,6 @@ def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: flo
         process.shutdown(wait_s=0.0, term_grace_s=0.0)
 
 
-def play_match(
-    game: Game, launchers: Sequence[Launcher], seed: int, clock: ClockSettings | None = None
-) -> MatchRecord:
+def play_match(game: Game, launchers: Sequence[Launcher], seed: int, clock: ClockSettings | None = None) -> MatchRecord:
     """Play one match of ``game`` between the seats' launchers."""
     return Referee(game, launchers, seed, clock).play()

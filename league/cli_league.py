@@ -1,0 +1,169 @@
+"""``league run``, ``league validate`` and ``league report``: whole leagues from a YAML file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from league.config import ConfigError, League, load_league
+
+EXIT_INTERRUPTED = 130
+
+
+class LeagueUsageError(Exception):
+    """A bad league file or argument; the message is shown as is (exit status 2)."""
+
+
+def load(args: argparse.Namespace) -> League:
+    """The league of ``args.file`` with ``--set`` applied to every variant."""
+    from league.cli import parse_assignment
+
+    try:
+        league = load_league(args.file)
+        assignments = dict(parse_assignment(text) for text in getattr(args, "set", None) or [])
+        if assignments:
+            variants = {name: {**params, **assignments} for name, params in league.config.variants.items()}
+            league = load_league(args.file, {"variants": variants})
+    except ConfigError as error:
+        raise LeagueUsageError(str(error)) from None
+    return league
+
+
+def describe(league: League, games: int) -> str:
+    """What a league will do, for people."""
+    config = league.config
+    lines = [
+        f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {games} games"
+        f" ({config.games_per_pair} per pair and variant), seed {config.seed}",
+        "  variants: " + "; ".join(f"{name} {game.variant()}" for name, game in league.games.items()),
+        "  bots:",
+    ]
+    lines += [f"    {name}: {spec.describe()}" for name, spec in league.bots.items()]
+    if config.format == "gauntlet":
+        lines.append(f"  candidates: {', '.join(config.candidates)}")
+    lines.append(f"  concurrency {config.concurrency}, sandbox {config.sandbox.mode.value}, output {league.output}")
+    return "\n".join(lines)
+
+
+def estimate_seconds(league: League) -> float:
+    """Play a few scheduled games of each variant here (every bot at least once) and scale up."""
+    from league.runner import league_setup, schedule
+    from league.worker import play_game
+
+    specs = schedule(league)
+    setup = league_setup(league)
+    total = 0.0
+    for variant in league.games:
+        games = [spec for spec in specs if spec.variant == variant]
+        samples, covered = [], set()
+        for spec in games:
+            if not covered.issuperset(spec.seats):
+                samples.append(spec)
+                covered.update(spec.seats)
+        started = time.monotonic()
+        for sample in samples:
+            play_game(sample.to_json(), setup)
+        total += (time.monotonic() - started) / len(samples) * len(games)
+    return total / league.config.concurrency
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check a league file and say what it will do."""
+    from league.runner import schedule
+
+    league = load(args)
+    specs = schedule(league)
+    print(describe(league, len(specs)))
+    if not args.no_estimate:
+        seconds = estimate_seconds(league)
+        workers = league.config.concurrency
+        print(f"  estimated time: about {seconds:.0f} s with {workers} workers (from a few sample games)")
+    print("ok")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Play a league (resuming what is stored) and write its report."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from league.report import write_report
+    from league.runner import run_league, schedule
+
+    league = load(args)
+    print(describe(league, len(schedule(league))), file=sys.stderr)
+    columns = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+    ]
+    with Progress(*columns, transient=False, disable=args.quiet) as progress:
+        task = progress.add_task("games", total=None, rate="")
+        state = {"first": None, "start": time.monotonic()}
+
+        def on_progress(done: int, total: int) -> None:
+            if state["first"] is None:
+                state["first"] = done
+            elapsed = time.monotonic() - state["start"]
+            played = done - state["first"]
+            rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
+            progress.update(task, completed=done, total=total, rate=rate)
+
+        summary = run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
+    note = f"{summary.played} played, {summary.skipped} already stored, {summary.total} in all"
+    if summary.infra_errors:
+        note += f"; {summary.infra_errors} failed for reasons of ours (rerun to retry them)"
+    if summary.interrupted:
+        print(f"league: stopped: {note}. Run the same command again to resume.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    files = write_report(league.output, league.config.name, list(league.bots), list(league.games))
+    print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
+    print(f"report: {files[-1]}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Rewrite the report of a league folder from its games.jsonl."""
+    from league.report import write_report
+    from league.store import ResultStore
+
+    folder = Path(args.folder)
+    records = ResultStore(folder / "games.jsonl").records()
+    if not records:
+        raise LeagueUsageError(f"{folder}: no games.jsonl with games in it")
+    bots: list[str] = []
+    variants: list[str] = []
+    for record in sorted(records, key=lambda r: r["spec"]["index"]):
+        for name in record["spec"]["seats"]:
+            if name not in bots:
+                bots.append(name)
+        if record["spec"]["variant"] not in variants:
+            variants.append(record["spec"]["variant"])
+    files = write_report(folder, records[0]["spec"]["league"], bots, variants)
+    print(f"report: {files[-1]}")
+    return 0
+
+
+def add_commands(commands: Any) -> None:
+    """Register run, validate and report on the ``league`` parser."""
+    run = commands.add_parser("run", help="play a league from a YAML file (resumes what is stored)")
+    run.add_argument("file", help="the league's YAML file")
+    run.add_argument("--address", help="a Ray cluster to run on (default: RAY_ADDRESS, else a local one)")
+    run.add_argument("--fresh", action="store_true", help="forget stored games and start over")
+    run.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant key for every variant")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(handler=cmd_run)
+
+    validate = commands.add_parser("validate", help="check a league file and print what it will do")
+    validate.add_argument("file")
+    validate.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant key for every variant")
+    validate.add_argument("--no-estimate", action="store_true", help="skip the sample games that estimate the time")
+    validate.set_defaults(handler=cmd_validate)
+
+    report = commands.add_parser("report", help="write the report of a league folder (games.jsonl)")
+    report.add_argument("folder")
+    report.set_defaults(handler=cmd_report)

@@ -1,0 +1,235 @@
+"""A league as one YAML file, validated into typed objects before anything runs.
+
+Every problem becomes one ``ConfigError`` whose message names the file, the key and the problem
+(``league.yaml: bots[2].command: file 'bots/mine.py' does not exist``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine import GAMES
+from engine.core import Game
+from league.players import BotSpec, BotSpecError, check_command, parse_bot_argument
+from sandbox.limits import Limits, SandboxMode
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+class ConfigError(Exception):
+    """A league file that cannot be used; the message names the file, the key and the problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BotConfig(_Strict):
+    """One entrant: ``builtin`` (GAME.NAME), a ``command``, or ``roles`` with a command per role."""
+
+    name: str
+    builtin: str | None = None
+    command: list[str] | str | None = None
+    cwd: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    roles: dict[str, list[str] | str] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> BotConfig:
+        given = [key for key in ("builtin", "command", "roles") if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of builtin, command or roles (got {', '.join(given) or 'none'})")
+        if not _NAME.fullmatch(self.name):
+            raise ValueError(f"name {self.name!r}: use letters, digits, '_', '.', '-'")
+        return self
+
+
+class SandboxConfig(_Strict):
+    """``sandbox: auto|strict|none``, or a mapping with a mode and extra read-only paths."""
+
+    mode: SandboxMode = SandboxMode.AUTO
+    read_only: list[str] = Field(default_factory=list)
+
+
+class LeagueConfig(_Strict):
+    """A whole league; see the README for every key."""
+
+    name: str
+    game: str
+    variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
+    bots: list[BotConfig] = Field(min_length=2)
+    format: Literal["round_robin", "gauntlet"] = "round_robin"
+    games_per_pair: int = Field(2, ge=1)
+    candidates: list[str] = Field(default_factory=list)
+    seed: int = Field(0, ge=0, lt=2**63)
+    concurrency: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
+    limits: Limits = Field(default_factory=Limits)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    clock: Literal["wall", "cpu"] = "wall"
+    time_margin_ms: int = Field(0, ge=0)
+    output: str | None = None
+
+    @field_validator("sandbox", mode="before")
+    @classmethod
+    def _sandbox_mode_alone(cls, value: Any) -> Any:
+        return {"mode": value} if isinstance(value, str) else value
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not _NAME.fullmatch(value):
+            raise ValueError("use letters, digits, '_', '.', '-' (it names the report folder)")
+        return value
+
+    @field_validator("game")
+    @classmethod
+    def _game(cls, value: str) -> str:
+        if value not in GAMES:
+            raise ValueError(f"unknown game {value!r}; known games: {', '.join(sorted(GAMES))}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> LeagueConfig:
+        names = [bot.name for bot in self.bots]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"bots: duplicate bot name {duplicates[0]!r}")
+        if self.format == "gauntlet":
+            if not self.candidates:
+                raise ValueError("candidates: a gauntlet needs at least one candidate")
+            unknown = [name for name in self.candidates if name not in names]
+            if unknown:
+                raise ValueError(f"candidates: {unknown[0]!r} is not a bot of this league")
+            if len(set(self.candidates)) == len(names):
+                raise ValueError("candidates: a gauntlet needs bots outside the candidates (the field)")
+        elif self.candidates:
+            raise ValueError("candidates: only a gauntlet has candidates")
+        if not self.variants:
+            raise ValueError("variants: give at least one variant (or leave the key out)")
+        return self
+
+
+class League:
+    """A validated league: its config, where it came from, its games and its bots.
+
+    Attributes:
+        config: The validated file.
+        path: The file.
+        games: Per variant name, the game with that variant's parameters.
+        bots: Per bot name, how to start it (paths resolved against the file's folder).
+    """
+
+    def __init__(self, config: LeagueConfig, path: Path, games: dict[str, Game], bots: dict[str, BotSpec]) -> None:
+        self.config = config
+        self.path = path
+        self.games = games
+        self.bots = bots
+
+    @property
+    def output(self) -> Path:
+        """The report folder (``output``, default ``reports/<name>/``)."""
+        if self.config.output:
+            output = Path(self.config.output)
+            return output if output.is_absolute() else self.path.parent / output
+        return Path("reports") / self.config.name
+
+    @property
+    def sandbox_read_only(self) -> list[str]:
+        """Extra read-only paths, resolved against the file's folder."""
+        return [str((self.path.parent / p).resolve()) for p in self.config.sandbox.read_only]
+
+
+def _where(location: tuple[Any, ...]) -> str:
+    text = ""
+    for part in location:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(top level)"
+
+
+def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> League:
+    """Read, validate and resolve a league file.
+
+    Args:
+        path: The YAML file.
+        overrides: Top-level keys replacing the file's (from the CLI).
+
+    Raises:
+        ConfigError: Anything wrong, with the file, the key and the problem.
+    """
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(error, 'problem', error)}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys (name, game, bots, ...), got {type(data).__name__}")
+    data.update(overrides or {})
+    try:
+        config = LeagueConfig(**data)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        message = problem["msg"].removeprefix("Value error, ")
+        if problem["type"] == "extra_forbidden":
+            message = "unknown key"
+        raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
+    game_class = GAMES[config.game]
+    games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}
+    bots = {bot.name: _bot(path, game_class, index, bot) for index, bot in enumerate(config.bots)}
+    return League(config, path, games, bots)
+
+
+def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, Any]) -> Game:
+    try:
+        return game_class(**(params or {}))
+    except ValidationError as error:
+        problem = error.errors()[0]
+        key = _where(problem["loc"])
+        if problem["type"] == "extra_forbidden":
+            known = ", ".join(game_class.model_fields)
+            raise ConfigError(
+                f"{path}: variants.{name}.{key}: {game_class.name} has no such key; keys: {known}"
+            ) from None
+        raise ConfigError(f"{path}: variants.{name}.{key}: {problem['msg']}") from None
+
+
+def _bot(path: Path, game_class: type[Game], index: int, bot: BotConfig) -> BotSpec:
+    where = f"{path}: bots[{index}] ({bot.name})"
+    cwd = str((path.parent / bot.cwd).resolve()) if bot.cwd else str(path.parent.resolve())
+    try:
+        if bot.builtin is not None:
+            spec = parse_bot_argument(game_class, bot.builtin)
+            if spec.builtin is None:
+                raise BotSpecError(f"builtin: {bot.builtin!r} is not a built-in bot of {game_class.name}")
+            spec = BotSpec(name=bot.name, builtin=spec.builtin, params=bot.params)
+        elif bot.command is not None:
+            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd)
+        else:
+            assert bot.roles is not None
+            if set(bot.roles) != set(game_class.roles) or len(game_class.roles) < 2:
+                raise BotSpecError(f"roles: {game_class.name} bots need exactly the roles {list(game_class.roles)}")
+            roles = {
+                role: BotSpec(name=f"{bot.name}.{role}", command=_argv(cmd), cwd=cwd) for role, cmd in bot.roles.items()
+            }
+            spec = BotSpec(name=bot.name, roles=roles)
+        check_command(spec)
+    except BotSpecError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    return spec
+
+
+def _argv(command: list[str] | str) -> tuple[str, ...]:
+    argv = tuple(shlex.split(command)) if isinstance(command, str) else tuple(command)
+    if not argv:
+        raise BotSpecError("command: empty")
+    return argv

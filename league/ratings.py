@@ -1,0 +1,206 @@
+"""Standings and TrueSkill ratings of a league, from its stored games, in schedule order.
+
+Ratings are applied in the schedule's order (each record carries its schedule index), never in
+the order workers finished, so the same games always give the same ratings. Games that ended
+in INFRA_ERROR are ours, not the bots': they are never scored.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trueskill
+
+INFRA_ERROR = "INFRA_ERROR"
+
+
+@dataclass
+class BotStanding:
+    """One bot's record by the game's own scoring.
+
+    Attributes:
+        name: The bot.
+        games: Games played (scored ones).
+        wins: Games ranked first alone.
+        draws: Games ranked first with others (or tied, for two seats).
+        losses: The rest.
+        faults: Games it lost by a fault of its own (timeout, crash, bad output, illegal move).
+        score_sum: Sum of its game scores (an exact integer).
+        first_seat_wins: Wins from seat 0.
+    """
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    faults: int = 0
+    score_sum: int = 0
+    first_seat_wins: int = 0
+
+    @property
+    def points(self) -> float:
+        """Win 1, draw 1/2."""
+        return self.wins + self.draws / 2
+
+    @property
+    def win_rate(self) -> float:
+        """Points per game."""
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass
+class Rating:
+    """A TrueSkill rating.
+
+    Attributes:
+        name: The bot.
+        mu: Mean skill.
+        sigma: Uncertainty.
+        games: Games rated.
+    """
+
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def conservative(self) -> float:
+        """Mu - 3 sigma: a skill the bot has with high confidence."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class LeagueTable:
+    """What the records say, for one variant or for all of them.
+
+    Attributes:
+        standings: Per bot name.
+        ratings: Per bot name.
+        history: After each rated game: (game number, bot, mu, sigma), for convergence charts.
+        pair_points: (bot, opponent) -> [points, games] of the bot against that opponent.
+    """
+
+    standings: dict[str, BotStanding] = field(default_factory=dict)
+    ratings: dict[str, Rating] = field(default_factory=dict)
+    history: list[tuple[int, str, float, float]] = field(default_factory=list)
+    pair_points: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+
+
+def scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records that count, in schedule order."""
+    kept = [r for r in records if r["result"]["termination"] != INFRA_ERROR]
+    return sorted(kept, key=lambda record: record["spec"]["index"])
+
+
+def draw_probability(records: list[dict[str, Any]]) -> float:
+    """The league's share of drawn games, kept inside TrueSkill's working range."""
+    if not records:
+        return 0.1
+    draws = sum(1 for r in records if r["result"]["ranks"].count(1) > 1)
+    return min(0.5, max(0.001, draws / len(records)))
+
+
+def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_history: bool = True) -> LeagueTable:
+    """Standings, pairwise points and TrueSkill ratings of ``records`` (any mix of variants).
+
+    Args:
+        records: Stored game records (``spec``, ``result``).
+        bots: Every bot of the league, so bots without games still appear.
+        keep_history: Record the ratings after every game (for the convergence chart).
+    """
+    games = scored(records)
+    table = LeagueTable()
+    env = trueskill.TrueSkill(draw_probability=draw_probability(games))
+    for name in bots:
+        table.standings[name] = BotStanding(name)
+        table.ratings[name] = Rating(name, env.mu, env.sigma)
+    current = {name: env.create_rating() for name in table.ratings}
+    one_vs_one = OneVsOne(env)
+    for number, record in enumerate(games, start=1):
+        seats: list[str] = record["spec"]["seats"]
+        result = record["result"]
+        _tally(table, seats, result)
+        ranks = result["ranks"]
+        if len(seats) == 2:
+            rated = one_vs_one.rate(current[seats[0]], current[seats[1]], ranks[0], ranks[1])
+        else:
+            groups = env.rate([(current[name],) for name in seats], ranks=[rank - 1 for rank in ranks])
+            rated = [group[0] for group in groups]
+        for name, rating in zip(seats, rated, strict=True):
+            current[name] = rating
+            if keep_history:
+                table.history.append((number, name, rating.mu, rating.sigma))
+    for name, rating in current.items():
+        table.ratings[name] = Rating(name, rating.mu, rating.sigma, table.standings[name].games)
+    return table
+
+
+class OneVsOne:
+    """TrueSkill's two-player update in closed form, with the package's own v/w functions.
+
+    The same numbers as ``env.rate_1vs1`` (the factor graph of two players converges in one
+    pass), without building a graph per game: a league of 100,000 games is rated in seconds.
+    """
+
+    def __init__(self, env: trueskill.TrueSkill) -> None:
+        self.env = env
+        self.draw_margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+
+    def rate(
+        self, first: trueskill.Rating, second: trueskill.Rating, first_rank: int, second_rank: int
+    ) -> tuple[trueskill.Rating, trueskill.Rating]:
+        """New ratings of two players after one game (lower rank better, equal ranks a draw)."""
+        if first_rank > second_rank:
+            loser, winner = self.rate(second, first, second_rank, first_rank)
+            return winner, loser
+        env = self.env
+        tau2, beta2 = env.tau**2, env.beta**2
+        var1, var2 = first.sigma**2 + tau2, second.sigma**2 + tau2
+        c = math.sqrt(2 * beta2 + var1 + var2)
+        diff, margin = (first.mu - second.mu) / c, self.draw_margin / c
+        if first_rank == second_rank:
+            v, w = env.v_draw(diff, margin), env.w_draw(diff, margin)
+        else:
+            v, w = env.v_win(diff, margin), env.w_win(diff, margin)
+        new_first = env.create_rating(first.mu + var1 / c * v, math.sqrt(var1 * (1 - var1 / c**2 * w)))
+        new_second = env.create_rating(second.mu - var2 / c * v, math.sqrt(var2 * (1 - var2 / c**2 * w)))
+        return new_first, new_second
+
+
+def _tally(table: LeagueTable, seats: list[str], result: dict[str, Any]) -> None:
+    ranks: list[int] = result["ranks"]
+    firsts = ranks.count(1)
+    for seat, name in enumerate(seats):
+        standing = table.standings[name]
+        standing.games += 1
+        standing.score_sum += int(result["scores"][seat])
+        if seat in result.get("offenders", []):
+            standing.faults += 1
+        if ranks[seat] == 1 and firsts == 1:
+            standing.wins += 1
+            standing.first_seat_wins += seat == 0
+        elif ranks[seat] == 1:
+            standing.draws += 1
+        else:
+            standing.losses += 1
+        for other_seat, other in enumerate(seats):
+            if other_seat == seat:
+                continue
+            mine, theirs = ranks[seat], ranks[other_seat]
+            points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+            tally = table.pair_points.setdefault((name, other), [0.0, 0])
+            tally[0] += points
+            tally[1] += 1
+
+
+def ranking(table: LeagueTable) -> list[str]:
+    """Bot names best first: conservative rating, then points, then name."""
+    return sorted(
+        table.ratings,
+        key=lambda name: (-table.ratings[name].conservative, -table.standings[name].points, name),
+    )

@@ -1,0 +1,257 @@
+"""The ranking report of a league: tables (pandas), charts (matplotlib), Markdown and HTML.
+
+``reports/<league>/`` gets ``standings.csv``, ``ratings.csv``, PNG charts, ``report.md`` and a
+self-contained ``index.html`` (charts embedded). Everything is computed from ``games.jsonl`` in
+schedule order, so the same games give the same report byte for byte, whoever played them.
+Scores stay exact integers (codevs21 scores pass 2**53): they are never turned into floats.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from league.ratings import LeagueTable, league_table, ranking, scored  # noqa: E402
+from league.store import ResultStore  # noqa: E402
+
+
+def standings_frame(table: LeagueTable, order: Sequence[str]) -> pd.DataFrame:
+    """One row per bot, best first: points, wins/draws/losses, faults, score sum, ratings."""
+    rows = []
+    for place, name in enumerate(order, start=1):
+        standing, rating = table.standings[name], table.ratings[name]
+        rows.append(
+            {
+                "place": place,
+                "bot": name,
+                "games": standing.games,
+                "points": standing.points,
+                "wins": standing.wins,
+                "draws": standing.draws,
+                "losses": standing.losses,
+                "faults": standing.faults,
+                "score_sum": str(standing.score_sum),
+                "mu": round(rating.mu, 3),
+                "sigma": round(rating.sigma, 3),
+                "conservative": round(rating.conservative, 3),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def ratings_frame(tables: dict[str, LeagueTable], order: Sequence[str]) -> pd.DataFrame:
+    """TrueSkill per bot, overall and per variant."""
+    rows = []
+    for variant, table in tables.items():
+        for name in order:
+            rating = table.ratings[name]
+            rows.append(
+                {
+                    "variant": variant,
+                    "bot": name,
+                    "mu": round(rating.mu, 3),
+                    "sigma": round(rating.sigma, 3),
+                    "conservative": round(rating.conservative, 3),
+                    "games": rating.games,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def variant_frame(records: list[dict[str, Any]], variants: Sequence[str]) -> pd.DataFrame:
+    """Variants side by side: scores, game length, first-seat advantage, draws, faults, distinct games."""
+    rows = []
+    for variant in variants:
+        games = [r for r in records if r["spec"]["variant"] == variant]
+        scores = [int(s) for r in games for s in r["result"]["scores"]]
+        plies = [r["result"]["plies"] for r in games]
+        decided = [r for r in games if r["result"]["ranks"].count(1) == 1]
+        seat0 = sum(1 for r in decided if r["result"]["ranks"][0] == 1)
+        rows.append(
+            {
+                "variant": variant,
+                "games": len(games),
+                "distinct_games": len({_fingerprint(r) for r in games}),
+                "mean_score": round(sum(scores) / len(scores), 2) if scores else 0.0,
+                "score_sd": round(pd.Series(scores, dtype="float64").std(ddof=0), 2) if scores else 0.0,
+                "mean_plies": round(sum(plies) / len(plies), 2) if plies else 0.0,
+                "first_seat_win_rate": round(seat0 / len(decided), 3) if decided else 0.0,
+                "draw_rate": round(1 - len(decided) / len(games), 3) if games else 0.0,
+                "faults": sum(1 for r in games if r["result"]["offenders"]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _fingerprint(record: dict[str, Any]) -> str:
+    return json.dumps([record["spec"]["seats"], [move[:3] for move in record.get("moves", [])]])
+
+
+def _chart_ratings(table: LeagueTable, order: Sequence[str], path: Path) -> None:
+    figure, axes = plt.subplots(figsize=(7, 0.5 + 0.45 * len(order)))
+    names = list(reversed(order))
+    mus = [table.ratings[n].mu for n in names]
+    errors = [3 * table.ratings[n].sigma for n in names]
+    axes.errorbar(mus, range(len(names)), xerr=errors, fmt="o", capsize=4)
+    axes.set_yticks(range(len(names)), names)
+    axes.set_xlabel("TrueSkill mu (bars: 3 sigma)")
+    axes.set_title("Ratings")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def _chart_matrix(table: LeagueTable, order: Sequence[str], path: Path) -> None:
+    size = len(order)
+    matrix = [[float("nan")] * size for _ in range(size)]
+    for i, bot in enumerate(order):
+        for j, other in enumerate(order):
+            points, games = table.pair_points.get((bot, other), [0.0, 0])
+            if games:
+                matrix[i][j] = points / games
+    figure, axes = plt.subplots(figsize=(1.5 + 0.7 * size, 1.2 + 0.6 * size))
+    image = axes.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
+    axes.set_xticks(range(size), order, rotation=45, ha="right")
+    axes.set_yticks(range(size), order)
+    for i in range(size):
+        for j in range(size):
+            if matrix[i][j] == matrix[i][j]:
+                axes.text(j, i, f"{matrix[i][j]:.2f}", ha="center", va="center", fontsize=8)
+    axes.set_title("Score rate, row bot vs column bot")
+    figure.colorbar(image, ax=axes)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def _chart_convergence(table: LeagueTable, order: Sequence[str], path: Path) -> None:
+    figure, axes = plt.subplots(figsize=(7, 4))
+    frame = pd.DataFrame(table.history, columns=["game", "bot", "mu", "sigma"])
+    for name in order:
+        mine = frame[frame["bot"] == name]
+        axes.plot(mine["game"], mine["mu"] - 3 * mine["sigma"], label=name)
+    axes.set_xlabel("games rated (schedule order)")
+    axes.set_ylabel("mu - 3 sigma")
+    axes.set_title("Rating convergence")
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def _chart_scores(records: list[dict[str, Any]], variants: Sequence[str], path: Path) -> None:
+    figure, axes = plt.subplots(figsize=(7, 4))
+    data = [[float(s) for r in records if r["spec"]["variant"] == v for s in r["result"]["scores"]] for v in variants]
+    axes.boxplot(data, showfliers=True)
+    axes.set_xticks(range(1, len(variants) + 1), list(variants))
+    axes.set_ylabel("score per seat and game")
+    axes.set_title("Score distributions per variant")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def write_report(folder: Path, league_name: str, bots: Sequence[str], variants: Sequence[str]) -> list[Path]:
+    """Write the report of the games stored in ``folder/games.jsonl``; returns the files written."""
+    records = scored(ResultStore(folder / "games.jsonl").records())
+    overall = league_table(records, bots)
+    order = ranking(overall)
+    tables = {"all": overall} | {
+        v: league_table([r for r in records if r["spec"]["variant"] == v], bots, keep_history=False) for v in variants
+    }
+    standings = standings_frame(overall, order)
+    ratings = ratings_frame(tables, order)
+    by_variant = variant_frame(records, variants)
+    written = [folder / "standings.csv", folder / "ratings.csv", folder / "variants.csv"]
+    standings.to_csv(written[0], index=False)
+    ratings.to_csv(written[1], index=False)
+    by_variant.to_csv(written[2], index=False)
+    charts = {
+        "ratings.png": lambda p: _chart_ratings(overall, order, p),
+        "matrix.png": lambda p: _chart_matrix(overall, order, p),
+        "convergence.png": lambda p: _chart_convergence(overall, order, p),
+        "scores.png": lambda p: _chart_scores(records, variants, p),
+    }
+    for name, draw in charts.items():
+        draw(folder / name)
+        written.append(folder / name)
+    markdown = _markdown(league_name, records, standings, ratings, by_variant, variants, list(charts))
+    (folder / "report.md").write_text(markdown)
+    page = _html(league_name, standings, ratings, by_variant, variants, folder, list(charts))
+    (folder / "index.html").write_text(page)
+    return [*written, folder / "report.md", folder / "index.html"]
+
+
+def _markdown(
+    name: str,
+    records: list[dict[str, Any]],
+    standings: pd.DataFrame,
+    ratings: pd.DataFrame,
+    by_variant: pd.DataFrame,
+    variants: Sequence[str],
+    charts: list[str],
+) -> str:
+    distinct = len({_fingerprint(r) for r in records})
+    lines = [
+        f"# League {name}",
+        "",
+        f"{len(records)} games scored ({distinct} distinct), {len(variants)} variant(s).",
+        "",
+        "## Standings",
+        "",
+        standings.to_markdown(index=False),
+        "",
+        "![ratings](ratings.png)",
+        "",
+        "![pairwise](matrix.png)",
+        "",
+        "![convergence](convergence.png)",
+        "",
+    ]
+    if len(variants) > 1:
+        lines += ["## Variants side by side", "", by_variant.to_markdown(index=False), "", "![scores](scores.png)", ""]
+        lines += ["### Ratings per variant", "", ratings.to_markdown(index=False), ""]
+    else:
+        lines += ["## Games", "", by_variant.to_markdown(index=False), "", "![scores](scores.png)", ""]
+    return "\n".join(lines)
+
+
+def _html(
+    name: str,
+    standings: pd.DataFrame,
+    ratings: pd.DataFrame,
+    by_variant: pd.DataFrame,
+    variants: Sequence[str],
+    folder: Path,
+    charts: list[str],
+) -> str:
+    def image(chart: str) -> str:
+        data = base64.b64encode((folder / chart).read_bytes()).decode()
+        return f'<img alt="{chart}" src="data:image/png;base64,{data}">'
+
+    title = html.escape(f"League {name}")
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>",
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}img{max-width:100%}</style></head><body>",
+        f"<h1>{title}</h1><h2>Standings</h2>",
+        standings.to_html(index=False),
+        *(image(chart) for chart in charts[:3]),
+        "<h2>Variants</h2>",
+        by_variant.to_html(index=False),
+        image(charts[3]),
+    ]
+    if len(variants) > 1:
+        parts += ["<h3>Ratings per variant</h3>", ratings.to_html(index=False)]
+    parts.append("</body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,183 @@
+"""Ray at the edge: fan a league's games out to workers and store each result as it arrives.
+
+One remote task plays one game (``league.worker.play_game``). The driver keeps a bounded number
+in flight, takes results as they finish (``ray.wait``), appends each to the store at once
+(flushed, fsynced) and shows progress. A rerun skips what is stored, so a league survives
+Ctrl-C, a killed driver or a lost node, and never stores a game twice. A worker or node that
+dies has its game retried by Ray; a bot's forfeit is a result and is never retried.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from league.config import League
+from league.schedule import GameSpec, gauntlet, round_robin
+from league.store import ResultStore
+from league.worker import LeagueSetup, infra_record, play_game, spec_to_data
+
+TASK_RETRIES = 3
+
+
+@dataclass
+class RunSummary:
+    """What a run did.
+
+    Attributes:
+        total: Games in the schedule.
+        skipped: Games already stored before this run.
+        played: Games stored by this run.
+        infra_errors: Games that failed for reasons of ours (replayed by the next run).
+        interrupted: Whether the run was stopped before the end (Ctrl-C).
+        seconds: Wall time of the run.
+    """
+
+    total: int
+    skipped: int
+    played: int = 0
+    infra_errors: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def schedule(league: League) -> list[GameSpec]:
+    """The league's games in schedule order."""
+    config = league.config
+    names = [bot.name for bot in config.bots]
+    variants = list(config.variants)
+    if config.format == "gauntlet":
+        field = [name for name in names if name not in config.candidates]
+        return gauntlet(config.name, config.candidates, field, variants, config.games_per_pair, config.seed)
+    return round_robin(config.name, names, variants, config.games_per_pair, config.seed)
+
+
+def league_setup(league: League, relative_to: Path | None = None) -> LeagueSetup:
+    """The data every worker needs, with bot folders relative to ``relative_to`` for clusters."""
+    config = league.config
+    bots = {}
+    for name, spec in league.bots.items():
+        data = spec_to_data(spec)
+        if relative_to is not None:
+            _relativize(data, relative_to)
+        bots[name] = data
+    limits = config.limits.model_dump()
+    limits["read_only"] = tuple(limits["read_only"]) + tuple(league.sandbox_read_only)
+    return LeagueSetup(
+        game=config.game,
+        variants={name: game.variant() for name, game in league.games.items()},
+        bots=bots,
+        limits=limits,
+        sandbox=config.sandbox.mode.value,
+        clock={"kind": config.clock, "margin_ms": config.time_margin_ms, "game_wall_s": config.limits.wall_seconds},
+        relative_to_cwd=relative_to is not None,
+    )
+
+
+def _relativize(data: dict[str, Any], base: Path) -> None:
+    for side in (data.get("roles") or {}).values():
+        _relativize(side, base)
+    if data.get("cwd"):
+        folder = Path(data["cwd"]).resolve()
+        if base not in (folder, *folder.parents):
+            raise ValueError(f"bot {data['name']!r}: its folder {folder} is outside {base}, so it cannot be shipped")
+        data["cwd"] = str(folder.relative_to(base))
+
+
+def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -> bool:
+    """Connect to Ray (a cluster with an address, else an embedded local one); True if we started it."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    address = address or os.environ.get("RAY_ADDRESS")
+    if address:
+        project = Path(__file__).resolve().parents[1]
+        modules = [str(project / name) for name in ("engine", "league", "sandbox")]
+        runtime_env: dict[str, Any] = {"py_modules": modules}
+        if working_dir is not None:
+            runtime_env["working_dir"] = str(working_dir)
+        ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
+    else:
+        ray.init(num_cpus=concurrency, include_dashboard=False, log_to_driver=False)
+    return True
+
+
+def run_league(
+    league: League,
+    address: str | None = None,
+    fresh: bool = False,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> RunSummary:
+    """Play every game of the league not yet stored, storing each as it finishes.
+
+    Args:
+        league: The validated league.
+        address: A Ray cluster's address (default: ``RAY_ADDRESS``, else a local cluster).
+        fresh: Forget stored games first.
+        on_progress: Called with (games stored, games in the schedule) after each game.
+    """
+    import ray
+
+    started = time.monotonic()
+    specs = schedule(league)
+    store = ResultStore(league.output / "games.jsonl")
+    if fresh:
+        store.reset()
+    done = store.done_ids()
+    todo = [spec for spec in specs if spec.game_id not in done]
+    summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo))
+    if on_progress:
+        on_progress(summary.skipped, summary.total)
+    if not todo:
+        return summary
+    cluster = bool(address or os.environ.get("RAY_ADDRESS"))
+    folder = league.path.parent.resolve() if cluster else None
+    setup = league_setup(league, relative_to=folder)
+    we_started = start_ray(league.config.concurrency, address, folder)
+    task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=True)(play_game)
+    setup_ref = ray.put(setup)
+    in_flight: dict[Any, GameSpec] = {}
+    pending = iter(todo)
+    limit = max(1, league.config.concurrency) * 2
+    try:
+        while True:
+            while len(in_flight) < limit:
+                spec = next(pending, None)
+                if spec is None:
+                    break
+                in_flight[task.remote(spec.to_json(), setup_ref)] = spec
+            if not in_flight:
+                break
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            for ref in ready:
+                spec = in_flight.pop(ref)
+                try:
+                    record = ray.get(ref)
+                except (ray.exceptions.RayError, Exception) as error:  # retries exhausted: ours
+                    record = infra_record(spec.to_json(), f"{type(error).__name__}: {error}".splitlines()[0])
+                    summary.infra_errors += 1
+                store.append(record)
+                summary.played += 1
+                if on_progress:
+                    on_progress(summary.skipped + summary.played, summary.total)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+        for ref in in_flight:
+            ray.cancel(ref, force=True)
+    finally:
+        store.close()
+        if we_started:
+            ray.shutdown()
+        summary.seconds = time.monotonic() - started
+    return summary
+
+
+def stderr_is_terminal() -> bool:
+    """Whether progress can be drawn in place."""
+    return sys.stderr.isatty()

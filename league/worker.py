@@ -1,0 +1,115 @@
+"""What a worker does with one game: build the game and the bots, referee the match, return data.
+
+Plain functions with no Ray import: the runner wraps ``play_game`` in a Ray task, and tests can
+call it directly. A failure of ours (a bug, a jail that cannot start) raises ``InfraError`` so
+Ray retries the game elsewhere; a bot's misbehaviour is a result, never an exception.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import get_game
+from league.players import BotSpec, make_launcher
+from league.referee import ClockSettings, play_match
+from sandbox.jail import Sandbox
+from sandbox.limits import Limits, SandboxMode
+
+
+class InfraError(Exception):
+    """The game could not be played for a reason that is ours, not a bot's (retried, never scored)."""
+
+
+@dataclass(frozen=True)
+class LeagueSetup:
+    """Everything a worker needs besides the GameSpec, shipped once per league.
+
+    Attributes:
+        game: The game's name.
+        variants: Per variant name, its parameters.
+        bots: Per bot name, its spec as data (``BotSpec`` fields).
+        limits: Resource limits as data.
+        sandbox: The sandbox mode.
+        clock: ``ClockSettings`` as data.
+        relative_to_cwd: Bot folders are relative to the worker's working folder (cluster runs).
+    """
+
+    game: str
+    variants: dict[str, dict[str, Any]]
+    bots: dict[str, dict[str, Any]]
+    limits: dict[str, Any] = field(default_factory=dict)
+    sandbox: str = "auto"
+    clock: dict[str, Any] = field(default_factory=dict)
+    relative_to_cwd: bool = False
+
+
+def spec_to_data(spec: BotSpec) -> dict[str, Any]:
+    """A BotSpec as plain data (roles included)."""
+    data = asdict(spec)
+    if spec.roles:
+        data["roles"] = {role: spec_to_data(side) for role, side in spec.roles.items()}
+    return data
+
+
+def spec_from_data(data: dict[str, Any], base: Path | None = None) -> BotSpec:
+    """The BotSpec of ``spec_to_data`` output; folders resolved against ``base`` if given."""
+    fields = dict(data)
+    if fields.get("roles"):
+        fields["roles"] = {role: spec_from_data(side, base) for role, side in fields["roles"].items()}
+    if fields.get("command") is not None:
+        fields["command"] = tuple(fields["command"])
+    if base is not None and fields.get("cwd") is not None:
+        fields["cwd"] = str(base / fields["cwd"])
+    return BotSpec(**fields)
+
+
+def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
+    """Play one scheduled game and return its record (JSON-ready).
+
+    Raises:
+        InfraError: The referee or the sandbox failed (not a bot's fault).
+    """
+    try:
+        game = get_game(setup.game)(**setup.variants[spec["variant"]])
+        base = Path.cwd() if setup.relative_to_cwd else None
+        limits = Limits(**setup.limits)
+        sandbox = Sandbox(SandboxMode(setup.sandbox), limits)
+        bots = [spec_from_data(setup.bots[name], base) for name in spec["seats"]]
+        launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
+        record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
+    except Exception as error:  # anything escaping the referee is ours
+        raise InfraError(f"{type(error).__name__}: {error}") from error
+    return {
+        "game_id": spec["game_id"],
+        "spec": spec,
+        "result": record.result.to_json(),
+        "time_used_ms": record.time_used_ms,
+        "moves": [[m.seat, m.role, m.reply, m.elapsed_ms, m.fault] for m in record.moves],
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+    }
+
+
+def infra_record(spec: dict[str, Any], detail: str) -> dict[str, Any]:
+    """The record of a game that could not be played (stored, replayed by the next run, never scored)."""
+    seats = len(spec["seats"])
+    return {
+        "game_id": spec["game_id"],
+        "spec": spec,
+        "result": {
+            "scores": [0] * seats,
+            "ranks": [1] * seats,
+            "termination": "INFRA_ERROR",
+            "offenders": [],
+            "reason_code": "INFRA_ERROR",
+            "detail": detail,
+            "plies": 0,
+            "extra": {},
+            "winner": None,
+        },
+        "time_used_ms": [0] * seats,
+        "moves": [],
+    }
