@@ -38,3 +38,37 @@ def play_json(league_cli):
         return json.loads(out)
 
     return run
+
+
+@pytest.fixture
+def ray_local():
+    """The one local Ray cluster the Ray tests share (started on first use, 2 CPUs)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    return ray
+
+
+def write_league(folder, **overrides) -> Path:
+    """A small versus2048 league file of built-in bots in ``folder``; keys may be overridden."""
+    import yaml
+
+    config = {
+        "name": "tiny",
+        "game": "versus2048",
+        "variants": {"short": {"turns_per_player": 15}},
+        "bots": [
+            {"name": "random", "builtin": "versus2048.random"},
+            {"name": "greedy", "builtin": "versus2048.greedy"},
+            {"name": "minimax", "builtin": "versus2048.minimax", "params": {"max_nodes": 500}},
+        ],
+        "games_per_pair": 2,
+        "seed": 7,
+        "concurrency": 2,
+        "output": str(Path(folder) / "out"),
+    }
+    config.update(overrides)
+    path = Path(folder) / "league.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path

@@ -229,7 +229,8 @@ def test_9_5_interference_puts_a_2_and_nothing_spawns():
 @pytest.mark.parametrize(
     ("answer", "code"),
     [
-        ("6 0 0", INVALID_INTERFERENCE_CELL),
+        ("7 0 0", INVALID_INTERFERENCE_CELL),
+        ("2 0 0", INVALID_INTERFERENCE_CELL),
         ("17 0 0", INVALID_INTERFERENCE_CELL),
         ("13 0 1", ILLEGAL_COMBINATION),
         ("13 2 0", ILLEGAL_COMBINATION),
@@ -237,6 +238,16 @@ def test_9_5_interference_puts_a_2_and_nothing_spawns():
 )
 def test_9_5_other_answers(answer, code):
     assert judge(position(BOARD_9_5, 1), SEAT_B, answer) == code
+
+
+def test_9_5_erratum_cell_6_is_empty_on_this_board():
+    # The vector lists "6 0 0 -> INVALID_INTERFERENCE_CELL (occupied)", but cell 6 (row 2, column 2)
+    # is empty on its own board; cells 2, 3, 4, 7, 8 and 9 hold tiles. 6 is occupied at the start (9.9).
+    state = position(BOARD_9_5, 1)
+    assert state.board[5] == 0
+    assert judge(state, SEAT_B, "6 0 0") == LEGAL
+    fault = form_and_rules(state, SEAT_B, "7 0 0")
+    assert "interference cell 7 holds a 4; empty cells: 1, 5, 6, 10, 11, 12, 13, 14, 15, 16" in fault.detail
 
 
 @pytest.mark.parametrize("answer", ["13 0 0", "6 0 0", "13 0 1", "17 5 5"])
@@ -362,7 +373,10 @@ EOF = None
 
 
 class ScriptedBot(Transport):
-    """An in-process bot answering each request with the next scripted bytes (EOF: its output closes)."""
+    """An in-process bot answering each request with the next scripted bytes.
+
+    EOF (or the end of the script) closes its output; so does a reply without a final LF, after it.
+    """
 
     def __init__(self, replies):
         super().__init__(max_line_bytes=1 << 20)
@@ -376,10 +390,10 @@ class ScriptedBot(Transport):
         self.received.append(data)
         self._flushed_ns = time.monotonic_ns()
         reply = self.replies.pop(0) if self.replies else EOF
-        if reply is EOF:
-            self._ended()
-        else:
+        if reply is not EOF:
             self._received(reply)
+        if reply is EOF or not reply.endswith(b"\n"):
+            self._ended()
 
     def flushed_at_ns(self):
         return self._flushed_ns
@@ -448,7 +462,7 @@ def without_detail(record):
 def test_9_8_game_1_byte_exact_then_game_2_fresh():
     # Game 2: B first; a scripted (3, 2) spawn makes A's first line that of 9.2; B then answers garbage.
     scripts = {(0, 1): A_GAME_1, (1, 1): B_GAME_1, (1, 2): [b"0 0 4\n", b"hello\n"], (0, 2): [b"0 0 1\n"]}
-    record, bots = referee_match(scripts, SPAWNS_9_8 + [(3, 2), (1, 4)], first_player="seat0")
+    record, bots = referee_match(scripts, SPAWNS_9_8 + [(3, 2), (16, 4)], first_player="seat0")
     assert bots[(0, 1)].received == A_RECEIVES_GAME_1
     assert bots[(1, 1)].received == B_RECEIVES_GAME_1
     assert bots[(0, 1)].closed and bots[(1, 1)].closed
@@ -469,7 +483,7 @@ def test_9_8_game_1_byte_exact_then_game_2_fresh():
     # Game 2: fresh processes, B (seat 1) first, both specials restored, scores 0.
     assert bots[(1, 2)].received[0] == FIRST_INPUT
     assert bots[(0, 2)].received == [SECOND_INPUT]
-    assert bots[(1, 2)].received[1].startswith(b"1 4 0 0 1 ")
+    assert bots[(1, 2)].received[1].startswith(b"16 4 0 0 1 ")
     assert bots[(1, 2)].received[1].endswith(b" 0 0\n")
     # A won game 2 as well: 2-0, game 3 is not played.
     assert [game["winner"] for game in games] == [0, 0]
@@ -479,7 +493,7 @@ def test_9_8_game_1_byte_exact_then_game_2_fresh():
     assert games[1]["reason"] == PRESENTATION_ERROR and games[1]["first"] == 1
     assert result.termination == Termination.BAD_OUTPUT and result.offenders == [1]
     assert result.reason_code == PRESENTATION_ERROR
-    assert result.plies == 5 + 3
+    assert result.plies == 5 + 2
 
 
 def test_9_8_b_wins_game_2_so_game_3_is_played_with_a_first():
@@ -525,7 +539,7 @@ def test_9_8_a_fault_that_lost_an_earlier_game_is_not_the_match_termination():
 def test_9_8_play_all_games_plays_game_3_after_2_0():
     scripts = {(0, 1): A_GAME_1, (1, 1): B_GAME_1, (1, 2): [b"0 0 4\n", b"x\n"], (0, 2): [b"0 0 1\n"]}
     record, bots = referee_match(
-        scripts, SPAWNS_9_8 + [(3, 2), (1, 4)], first_player="seat0", play_all_games=True
+        scripts, SPAWNS_9_8 + [(3, 2), (16, 4)], first_player="seat0", play_all_games=True
     )
     games = record.result.extra["games"]
     assert len(games) == 3 and (0, 3) in bots and bots[(0, 3)].received == [FIRST_INPUT]

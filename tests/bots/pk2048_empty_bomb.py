@@ -1,0 +1,9 @@
+"""pk2048 bot that bombs the first empty cell and slides up at its first turn."""
+
+import sys
+
+from pk2048_lib import board_of, read_state, say
+
+cells = board_of(read_state())
+say(f"0 {cells.index(0) + 1} 1")
+sys.stdin.read()

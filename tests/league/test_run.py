@@ -1,0 +1,116 @@
+"""Whole leagues on Ray: end to end, resume, determinism across worker counts, a lost node."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from league.config import load_league
+from league.report import write_report
+from league.runner import run_league, schedule
+from tests.conftest import write_league
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def stored_ids(folder: Path) -> list[str]:
+    path = folder / "games.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line)["game_id"] for line in path.read_text().splitlines() if line.endswith("}")]
+
+
+def test_a_small_league_end_to_end_and_a_rerun_skips_everything(ray_local, tmp_path):
+    league = load_league(write_league(tmp_path))
+    summary = run_league(league)
+    assert (summary.total, summary.played, summary.skipped, summary.infra_errors) == (6, 6, 0, 0)
+    ids = stored_ids(league.output)
+    assert sorted(ids) == sorted(spec.game_id for spec in schedule(league))
+    files = write_report(league.output, "tiny", list(league.bots), list(league.games))
+    assert all(path.exists() and path.stat().st_size > 0 for path in files)
+    standings = (league.output / "standings.csv").read_text().splitlines()
+    assert standings[0].startswith("place,bot,games,points") and len(standings) == 4
+    again = run_league(league)
+    assert (again.played, again.skipped) == (0, 6)
+    assert stored_ids(league.output) == ids
+
+
+def test_one_and_two_workers_give_identical_standings_and_ratings(ray_local, tmp_path):
+    outputs = []
+    for workers in (1, 2):
+        folder = tmp_path / f"w{workers}"
+        folder.mkdir()
+        league = load_league(write_league(folder, concurrency=workers, games_per_pair=4))
+        run_league(league)
+        write_report(league.output, "tiny", list(league.bots), list(league.games))
+        outputs.append(league.output)
+    for name in ("standings.csv", "ratings.csv", "variants.csv", "report.md"):
+        assert (outputs[0] / name).read_text() == (outputs[1] / name).read_text(), name
+
+
+def test_resume_after_the_driver_is_killed(tmp_path):
+    path = write_league(
+        tmp_path,
+        variants={"long": {"turns_per_player": 400}},
+        games_per_pair=6,
+        concurrency=1,
+        bots=[
+            {"name": "greedy", "builtin": "versus2048.greedy"},
+            {"name": "minimax", "builtin": "versus2048.minimax"},
+            {"name": "random", "builtin": "versus2048.random"},
+        ],
+    )
+    total = len(schedule(load_league(path)))
+    output = tmp_path / "out"
+    command = [sys.executable, "-m", "league", "run", str(path), "--quiet"]
+    driver = subprocess.Popen(command, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 240
+    while len(stored_ids(output)) < 2 and driver.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(driver.pid, signal.SIGKILL)
+    driver.wait()
+    at_kill = len(stored_ids(output))
+    assert 0 < at_kill < total, f"the kill must land mid-league ({at_kill} of {total} stored)"
+    finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stderr
+    ids = stored_ids(output)
+    assert len(ids) == total and set(Counter(ids).values()) == {1}, "every game stored exactly once"
+    assert f"{total - at_kill} played, {at_kill} already stored" in finished.stderr
+
+
+def test_a_node_lost_mid_league_still_completes_every_game_once(tmp_path):
+    import ray
+    from ray.cluster_utils import Cluster
+
+    if ray.is_initialized():
+        ray.shutdown()  # this test runs its own two-node cluster
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    try:
+        keep = cluster.add_node(num_cpus=1)
+        doomed = cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, log_to_driver=False)
+        league = load_league(
+            write_league(tmp_path, variants={"v": {"turns_per_player": 250}}, games_per_pair=4, concurrency=2)
+        )
+        summary = {}
+        runner = threading.Thread(target=lambda: summary.setdefault("run", run_league(league)))
+        runner.start()
+        deadline = time.monotonic() + 120
+        while len(stored_ids(league.output)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        cluster.remove_node(doomed)
+        runner.join(300)
+        assert not runner.is_alive()
+        ids = stored_ids(league.output)
+        assert sorted(ids) == sorted(spec.game_id for spec in schedule(league)), "every game stored once"
+        assert summary["run"].infra_errors == 0
+        assert keep is not None
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
