@@ -92,7 +92,7 @@ def main() -> None:
     games = 16 if args.quick else args.games
     folder = Path(tempfile.mkdtemp(prefix="league-throughput-"))
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
         (folder / "warm").mkdir()
         timed_run(make_league(folder / "warm", 2, 2))  # start the workers once, so both runs find them warm
         one_path, two_path = make_league(folder, games, 1), make_league(folder, games, 2)

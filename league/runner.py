@@ -104,7 +104,7 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
             runtime_env["working_dir"] = str(working_dir)
         ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
     else:
-        ray.init(num_cpus=concurrency, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=concurrency, include_dashboard=False, log_to_driver=False)
     return True
 
 

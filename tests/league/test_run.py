@@ -114,3 +114,19 @@ def test_a_node_lost_mid_league_still_completes_every_game_once(tmp_path):
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
+    path = write_league(tmp_path, variants={"long": {"turns_per_player": 400}}, games_per_pair=8, concurrency=1)
+    output = tmp_path / "out"
+    command = [sys.executable, "-m", "league", "run", str(path), "--quiet"]
+    driver = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while len(stored_ids(output)) < 1 and driver.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    driver.send_signal(signal.SIGINT)
+    _, err = driver.communicate(timeout=120)
+    assert driver.returncode == 130, err
+    assert "Run the same command again to resume" in err
+    lines = (output / "games.jsonl").read_text().splitlines()
+    assert lines and all(json.loads(line)["game_id"] for line in lines)
