@@ -62,7 +62,10 @@ def test_duplicate_bot_name(tmp_path):
 
 
 def test_bot_with_two_kinds_or_none(tmp_path):
-    both = [{"name": "x", "builtin": "versus2048.random", "command": "a"}, {"name": "y", "builtin": "versus2048.random"}]
+    both = [
+        {"name": "x", "builtin": "versus2048.random", "command": "a"},
+        {"name": "y", "builtin": "versus2048.random"},
+    ]
     assert "bots[0]: give exactly one of builtin, command or roles" in error_of(tmp_path, bots=both)
 
 
@@ -82,7 +85,10 @@ def test_unknown_builtin_and_other_games_builtin(tmp_path):
 def test_bot_cwd_is_relative_to_the_file(tmp_path):
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "mine.py").write_text("print('1 1')\n")
-    bots = [{"name": "mine", "command": "python3 mine.py", "cwd": "bots"}, {"name": "g", "builtin": "versus2048.greedy"}]
+    bots = [
+        {"name": "mine", "command": "python3 mine.py", "cwd": "bots"},
+        {"name": "g", "builtin": "versus2048.greedy"},
+    ]
     league = load_league(write_league(tmp_path, bots=bots))
     assert league.bots["mine"].cwd == str((tmp_path / "bots").resolve())
 

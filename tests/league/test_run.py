@@ -68,7 +68,9 @@ def test_resume_after_the_driver_is_killed(tmp_path):
     total = len(schedule(load_league(path)))
     output = tmp_path / "out"
     command = [sys.executable, "-m", "league", "run", str(path), "--quiet"]
-    driver = subprocess.Popen(command, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    driver = subprocess.Popen(
+        command, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     deadline = time.monotonic() + 240
     while len(stored_ids(output)) < 2 and driver.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
