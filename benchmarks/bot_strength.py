@@ -5,6 +5,10 @@ Usage: ``python benchmarks/bot_strength.py GAME BOT_A BOT_B [--games N] [--set k
 Each seed is played twice with the seats swapped. Prints BOT_A's wins, draws and losses, its win
 rate with a 95% Wilson interval, the mean scores, and how many distinct games were played (a
 game is identified by its full move list), using every core.
+
+For attack2048 (a match is two halves, each bot attacking once and defending once) it also prints,
+per bot and role, the mean defender score and the mean half length in plies. Built-in bots learn
+the variant's 4-tile rules from the launcher (``Game.bot_rules``), as in leagues.
 """
 
 import argparse
@@ -35,7 +39,31 @@ def play_one(job):
         "plies": record.result.plies,
         "fault": record.result.offenders,
         "digest": hashlib.sha256(moves.encode()).hexdigest(),
+        "halves": [
+            {**half, "attacker_is_a": half["attacker"] == a_seat} for half in record.result.extra.get("halves", [])
+        ],
     }
+
+
+def print_halves(rows, names):
+    """Per bot and role: mean defender score and mean half length (games whose halves are recorded)."""
+    halves = [half for row in rows for half in row["halves"]]
+    if not halves:
+        return
+    print("halves: per bot and role, mean defender score and mean half length")
+    for is_a, name in ((True, names[0]), (False, names[1])):
+        for role, mine in (("defends", lambda h, a=is_a: h["attacker_is_a"] != a), ("attacks", None)):
+            if mine is None:
+                picked = [h for h in halves if h["attacker_is_a"] == is_a]
+            else:
+                picked = [h for h in halves if mine(h)]
+            if picked:
+                ends = {end: sum(1 for h in picked if h["end"] == end) for end in sorted({h["end"] for h in picked})}
+                print(
+                    f"  {name:>12} {role}: {len(picked)} halves, mean defender score"
+                    f" {statistics.mean(h['score'] for h in picked):.1f}, mean plies"
+                    f" {statistics.mean(h['plies'] for h in picked):.1f}, ends {ends}"
+                )
 
 
 def wilson(successes, n, z=1.96):
@@ -77,6 +105,7 @@ def main():
         f"  {args.bot_b} {statistics.mean(r['b_score'] for r in rows):.1f}"
         f"  mean plies {statistics.mean(r['plies'] for r in rows):.1f}"
     )
+    print_halves(rows, (args.bot_a, args.bot_b))
 
 
 if __name__ == "__main__":

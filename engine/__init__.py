@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from engine.attack2048 import Attack2048
 from engine.core import Game
+from engine.pk2048 import PK2048
 from engine.versus2048 import Versus2048
 
 GAMES: dict[str, type[Game]] = {
+    Attack2048.name: Attack2048,
     Versus2048.name: Versus2048,
+    PK2048.name: PK2048,
 }
 
 

@@ -212,6 +212,14 @@ class Game(BaseModel, ABC):
         A class is constructed as ``cls(seed=..., **params)`` and answers ``act(observation)``.
         """
 
+    def bot_rules(self) -> dict[str, Any]:
+        """Variant rules a built-in bot must know that the protocol does not tell it.
+
+        They are passed to every built-in as keyword parameters (a bot's own ``params`` win),
+        in-process and through ``league bot`` alike.
+        """
+        return {}
+
     def render(self, final_state: dict[str, Any]) -> str:
         """A picture of a final state (from ``State.to_json``) for people; "" if none."""
         return ""

@@ -7,6 +7,7 @@ speaks the game's protocol on stdin/stdout.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -156,7 +157,12 @@ def builtin_class(game: type[Game], builtin: str, role: str) -> type:
     return entry[role] if isinstance(entry, Mapping) else entry
 
 
-def program_command(spec: BotSpec, seed: int, role: str) -> list[str]:
+def builtin_params(game: Game, spec: BotSpec) -> dict[str, Any]:
+    """A built-in's parameters: the game's rules it must know, then its own ``params``."""
+    return {**game.bot_rules(), **spec.params}
+
+
+def program_command(game: Game, spec: BotSpec, seed: int, role: str) -> list[str]:
     """The command line that runs a bot as a program (built-ins through ``league bot``)."""
     if spec.command is not None:
         return list(spec.command)
@@ -164,8 +170,8 @@ def program_command(spec: BotSpec, seed: int, role: str) -> list[str]:
     command = [sys.executable, "-m", "league", "bot", spec.builtin, "--seed", str(seed)]
     if role != PLAY:
         command += ["--role", role]
-    for key, value in spec.params.items():
-        command += ["--param", f"{key}={value}"]
+    for key, value in builtin_params(game, spec).items():
+        command += ["--param", f"{key}={json.dumps(value)}"]
     return command
 
 
@@ -185,11 +191,11 @@ def make_launcher(game: Game, spec: BotSpec, seat: int, match_seed: int, sandbox
         seed = derive_seed(match_seed, "bot", seat, key.role, key.epoch)
         side = spec.for_role(key.role)
         if side.builtin is not None and not side.as_program:
-            bot = builtin_class(type(game), side.builtin, key.role)(seed=seed, **side.params)
+            bot = builtin_class(type(game), side.builtin, key.role)(seed=seed, **builtin_params(game, side))
             return InProcessTransport(game.bot_protocol(bot), limits.line_bytes)
         try:
             return BotProcess(
-                program_command(side, seed, key.role),
+                program_command(game, side, seed, key.role),
                 cwd=side.cwd,
                 max_line_bytes=limits.line_bytes,
                 sandbox=sandbox,
