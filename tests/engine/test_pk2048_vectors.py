@@ -8,11 +8,13 @@ game of 9.8 and its match continuation are played through the real ``Referee`` w
 in-process bots (one per seat and game), to check every byte each bot receives.
 """
 
+import random
 import time
 
 import pytest
+from pydantic import ValidationError
 
-from engine.core import Fault, Request, Termination
+from engine.core import Fault, ProcessKey, Request, Termination
 from engine.pk2048 import PK2048
 from engine.pk2048.protocol import PK2048Driver, PK2048Referee, parse_answer
 from engine.pk2048.rules import (
@@ -329,9 +331,7 @@ def test_9_6_no_slide_changes_the_stuck_board_the_detail_says_so():
 
 # -- 9.7 Ends without a fault --------------------------------------------------------------------------
 @pytest.mark.parametrize("a_bomb_used", [False, True])
-@pytest.mark.parametrize(
-    ("scores", "winner", "decided_by"), [((200, 200), 0, "tiebreak"), ((200, 204), 1, "score")]
-)
+@pytest.mark.parametrize(("scores", "winner", "decided_by"), [((200, 200), 0, "tiebreak"), ((200, 204), 1, "score")])
 def test_9_7_stuck_with_the_bomb_used(scores, winner, decided_by, a_bomb_used):
     state = stuck_for_b(b_bomb_used=True, scores=scores, a_bomb_used=a_bomb_used)
     record = game_record(state)
@@ -538,9 +538,7 @@ def test_9_8_a_fault_that_lost_an_earlier_game_is_not_the_match_termination():
 
 def test_9_8_play_all_games_plays_game_3_after_2_0():
     scripts = {(0, 1): A_GAME_1, (1, 1): B_GAME_1, (1, 2): [b"0 0 4\n", b"x\n"], (0, 2): [b"0 0 1\n"]}
-    record, bots = referee_match(
-        scripts, SPAWNS_9_8 + [(3, 2), (16, 4)], first_player="seat0", play_all_games=True
-    )
+    record, bots = referee_match(scripts, SPAWNS_9_8 + [(3, 2), (16, 4)], first_player="seat0", play_all_games=True)
     games = record.result.extra["games"]
     assert len(games) == 3 and (0, 3) in bots and bots[(0, 3)].received == [FIRST_INPUT]
     assert games[2]["reason"] == CRASH and games[2]["winner"] == 1, "A's script for game 3 is empty"
@@ -552,7 +550,8 @@ def test_9_8_play_all_games_plays_game_3_after_2_0():
 
 def test_9_8_game_1_record_through_the_state():
     state = PK2048(first_player="seat0").new_state(0, spawns=SPAWNS_9_8)
-    for request, line in zip([SEAT_A, SEAT_B] * 3, [x for pair in zip(A_GAME_1, B_GAME_1) for x in pair]):
+    replies = [reply for pair in zip(A_GAME_1, B_GAME_1, strict=True) for reply in pair]
+    for request, line in zip([SEAT_A, SEAT_B] * 3, replies, strict=True):
         fault = form_and_rules(state, request, line.decode().rstrip("\n"))
         if fault is None:
             state.apply({request: REFEREE.parse(state, request, line.decode())})
@@ -579,6 +578,9 @@ START_TABLE = [
     ("0 0 L", PRESENTATION_ERROR),
     ("", PRESENTATION_ERROR),
     ("0\t0 4", PRESENTATION_ERROR),
+    ("0 0 1_0", PRESENTATION_ERROR),  # the judge's int() took it (section 10.7)
+    ("0 0 \u0664", PRESENTATION_ERROR),  # a non-ASCII digit four, which int() would take too
+    ("0 0 4\x00", LEGAL),  # trimmed: every byte <= 0x20
     ("0 0 0", INVALID_MOVE),
     ("0 0 5", INVALID_MOVE),
     ("0 0 -1", INVALID_MOVE),
@@ -683,3 +685,110 @@ def test_9_9_crash_detail_names_the_operation():
     record, _ = referee_match({}, [], first_player="seat1", games_per_match=1)
     assert record.result.reason_code == CRASH
     assert "seat 1" in record.result.detail and "before answering operation 1 of game 1" in record.result.detail
+
+
+def test_7_1_extra_lines_are_taken_as_the_next_answers():
+    # A writes two answers at once, then closes its output when asked a third time.
+    scripts = {(0, 1): [b"0 0 4\n0 0 2\n", EOF], (1, 1): [b"0 0 1\n", b"0 0 3\n"]}
+    record, bots = referee_match(scripts, [(3, 2), (4, 2), (9, 4), (1, 2)], first_player="seat0", games_per_match=1)
+    assert [(move.seat, move.reply) for move in record.moves] == [
+        (0, "0 0 4"),
+        (1, "0 0 1"),
+        (0, "0 0 2"),
+        (1, "0 0 3"),
+        (0, ""),
+    ]
+    assert len(bots[(0, 1)].received) == 3
+    assert record.result.extra["games"][0]["reason"] == CRASH
+    assert record.result.extra["games"][0]["operations"] == 4
+
+
+# -- 8 Variant parameters and randomness ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"four_probability": 1.5},
+        {"four_probability": -0.1},
+        {"decision_time_ms": 0},
+        {"target_tile": 4},
+        {"target_tile": 100},
+        {"games_per_match": 2},
+        {"games_per_match": 0},
+        {"first_player": "seat2"},
+        {"play_all_games": "sometimes"},
+        {"turn_time_ms": 1000},
+    ],
+)
+def test_8_bad_variant_values_are_rejected(variant):
+    with pytest.raises(ValidationError):
+        PK2048(**variant)
+
+
+def test_8_bad_variant_value_is_a_usage_error_naming_the_key(league_cli):
+    status, _, err = league_cli("play", "pk2048", "greedy", "greedy", "--set", "games_per_match=4")
+    assert status == 2 and "games_per_match" in err and "odd" in err
+
+
+def test_8_defaults():
+    assert PK2048().variant() == {
+        "four_probability": 0.5,
+        "decision_time_ms": 1000,
+        "target_tile": 2048,
+        "games_per_match": 3,
+        "first_player": "random",
+        "play_all_games": False,
+    }
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 99])
+@pytest.mark.parametrize("four_probability", [0.5, 0.1, 0.0])
+def test_8_the_recommended_rng_recipe(seed, four_probability):
+    """Coin first, then per spawn the cell among the empty cells in increasing order, then the value."""
+    state = PK2048(four_probability=four_probability).new_state(seed)
+    rng = random.Random(seed)
+    first = rng.randrange(2)
+    assert state.to_act() == [Request(first)]
+    cells = list(START_BOARD)
+    for direction in (4, 2, 4, 2):
+        request = state.to_act()[0]
+        state.apply({request: Operation(0, 0, direction)})
+        slid = list(slide(tuple(cells), direction).board)
+        empties = [i + 1 for i, e in enumerate(slid) if e == 0]
+        cell = empties[rng.randrange(len(empties))]
+        value = 4 if rng.random() < four_probability else 2
+        assert state.last_spawn == (cell, value)
+        slid[cell - 1] = value.bit_length() - 1
+        cells = slid
+        assert state.board == tuple(cells)
+
+
+def test_8_first_player_coin_and_alternation():
+    firsts = {PK2048().new_state(seed).to_act()[0].seat for seed in range(20)}
+    assert firsts == {0, 1}
+    for first_player, seat in (("seat0", 0), ("seat1", 1)):
+        state = PK2048(first_player=first_player, play_all_games=True).new_state(5)
+        seen = []
+        while not state.is_over():
+            seen.append(state.to_act()[0].seat)
+            state.fault(Fault(state.to_act()[0].seat, Termination.CRASH, CRASH, "test"))
+        assert seen == [seat, 1 - seat, seat]
+        assert [game["first"] for game in state.games] == [seat, 1 - seat, seat]
+
+
+def test_8_games_per_match_5_needs_3_wins():
+    state = PK2048(first_player="seat0", games_per_match=5).new_state(0)
+    losers = [0, 1, 0, 0]
+    for loser in losers:
+        assert not state.is_over()
+        state.fault(Fault(loser, Termination.CRASH, CRASH, "test"))
+    assert state.is_over() and state.wins == [1, 3]
+    result = state.result()
+    assert result.winner == 1 and result.scores == [1, 3]
+    assert len(state.processes()) == 0 and state.to_act() == []
+
+
+def test_state_processes_are_fresh_every_game():
+    state = PK2048(first_player="seat0").new_state(0)
+    assert state.processes() == {ProcessKey(0, epoch=0), ProcessKey(1, epoch=0)}
+    state.fault(Fault(0, Termination.CRASH, CRASH, "test"))
+    assert state.processes() == {ProcessKey(0, epoch=1), ProcessKey(1, epoch=1)}
