@@ -144,7 +144,12 @@ def run_league(
     setup_ref = ray.put(setup)
     in_flight: dict[Any, GameSpec] = {}
     pending = iter(todo)
-    limit = max(1, league.config.concurrency) * 2
+    # Games in flight: `concurrency`. Where the cluster's CPUs already cap the games at once at
+    # `concurrency` (the embedded default), more are queued behind them: no worker waits for the
+    # driver, and Ray's cost per task (a few ms on a small machine) is paid while games run.
+    concurrency = max(1, league.config.concurrency)
+    capped = ray.cluster_resources().get("CPU", 0) <= concurrency
+    limit = 2 * concurrency + 2 if capped else concurrency
     try:
         while True:
             while len(in_flight) < limit:
