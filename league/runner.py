@@ -9,6 +9,7 @@ dies has its game retried by Ray; a bot's forfeit is a result and is never retri
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -102,9 +103,15 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
         runtime_env: dict[str, Any] = {"py_modules": modules}
         if working_dir is not None:
             runtime_env["working_dir"] = str(working_dir)
-        ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
+        ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
     else:
-        ray.init(address="local", num_cpus=concurrency, include_dashboard=False, log_to_driver=False)
+        ray.init(
+            address="local",
+            num_cpus=concurrency,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
     return True
 
 
