@@ -153,7 +153,7 @@ def _chart_scores(records: list[dict[str, Any]], variants: Sequence[str], path: 
     figure, axes = plt.subplots(figsize=(7, 4))
     data = [[float(s) for r in records if r["spec"]["variant"] == v for s in r["result"]["scores"]] for v in variants]
     axes.boxplot(data, showfliers=True)
-    axes.set_xticks(range(1, len(variants) + 1), list(variants))
+    axes.set_xticks(range(1, len(variants) + 1), list(variants), rotation=30, ha="right")
     axes.set_ylabel("score per seat and game")
     axes.set_title("Score distributions per variant")
     figure.tight_layout()
