@@ -1,6 +1,7 @@
 """Shared test helpers: where the fake bots live, and running the CLI in-process."""
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +15,37 @@ BOTS = Path(__file__).resolve().parent / "bots"
 def bot_command(script: str) -> str:
     """A BOT argument running one of tests/bots/ with this Python."""
     return f"{sys.executable} {BOTS / script}"
+
+
+def seated(bot: str, seat: int, other: str = "greedy") -> list[str]:
+    """The two BOT arguments of a match with ``bot`` at ``seat`` and ``other`` at the other seat."""
+    return [bot, other] if seat == 0 else [other, bot]
+
+
+def bot_processes(script: str) -> list[str]:
+    """The command lines of the running processes that mention ``script`` (none once a game is over)."""
+    listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in listing.splitlines() if script in line]
+
+
+def assert_forfeited(result: dict, seat: int, termination: str, reason: str, words: list[str]) -> None:
+    """A ``league play --json`` result lost by ``seat`` for a fault, with a detail naming it and ``words``."""
+    assert result["termination"] == termination
+    assert result["reason_code"] == reason
+    assert result["winner"] == 1 - seat
+    assert result["offenders"] == [seat]
+    assert result["ranks"][seat] == 2
+    assert f"seat {seat}" in result["detail"]
+    for word in words:
+        assert word in result["detail"], result["detail"]
+
+
+def assert_programs_agree(play_json, *args: str) -> None:
+    """``league play ARGS`` gives the same result and plies with the built-ins run as programs."""
+    in_process = play_json(*args)
+    as_programs = play_json(*args, "--programs")
+    assert as_programs["result"] == in_process["result"]
+    assert as_programs["plies"] == in_process["plies"]
 
 
 @pytest.fixture

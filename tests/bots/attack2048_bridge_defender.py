@@ -11,6 +11,8 @@ import sys
 DIRECTIONS = ["north", "west", "south", "east"]
 
 
+# A self-contained example for users to copy, so it imports nothing from this folder: its
+# reading and sliding code stays here even though attack2048_lib.py (for the other test bots) has its own.
 def read_board():
     """The board as 4 rows of 4 values, or None on ``quit`` or EOF."""
     command = sys.stdin.readline()

@@ -19,7 +19,8 @@ import signal
 import sys
 import time
 
-from attack2048_lib import empty_cells, legal_directions, occupied_cells, read_board, say, slide
+from attack2048_lib import empty_cells, legal_directions, occupied_cells, read_board, slide
+from botio import say
 
 role, mode = sys.argv[1], sys.argv[2]
 asked = 0

@@ -1,4 +1,7 @@
-"""A tiny attack2048 toolkit for the hostile test bots, independent of the engine under test."""
+"""A tiny attack2048 toolkit for the hostile test bots, independent of the engine under test (I/O: botio).
+
+The bridge examples (attack2048_bridge_*.py) do not use it: they are self-contained on purpose.
+"""
 
 import sys
 
@@ -11,12 +14,6 @@ def read_board():
     if command in ("", "quit\n"):
         sys.exit(0)
     return [[int(v) for v in sys.stdin.readline().split()] for _ in range(4)]
-
-
-def say(text):
-    """Write one reply line and flush."""
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
 
 
 def empty_cells(rows):

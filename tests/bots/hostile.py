@@ -24,7 +24,8 @@ import subprocess
 import sys
 import time
 
-from v2048lib import first_effective, read_line, read_turn, say
+from botio import read_line, say
+from v2048lib import first_effective, read_turn
 
 mode, args = sys.argv[1], sys.argv[2:]
 read_line()

@@ -2,7 +2,8 @@
 
 import sys
 
-from pk2048_lib import board_of, read_state, say
+from botio import say
+from pk2048_lib import board_of, read_state
 
 cells = board_of(read_state())
 say(f"0 {cells.index(0) + 1} 1")

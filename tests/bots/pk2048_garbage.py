@@ -2,7 +2,8 @@
 
 import sys
 
-from pk2048_lib import read_state, say
+from botio import say
+from pk2048_lib import read_state
 
 read_state()
 say("up, please!")

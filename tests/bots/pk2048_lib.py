@@ -1,14 +1,6 @@
-"""A tiny pk2048 toolkit for the test bots, independent of the engine under test."""
+"""A tiny pk2048 toolkit for the test bots, independent of the engine under test (I/O: botio)."""
 
-import sys
-
-
-def read_line():
-    """One line from stdin without its end, or exit quietly at EOF."""
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)
-    return line.rstrip("\n")
+from botio import read_line
 
 
 def read_state():
@@ -22,11 +14,6 @@ def read_state():
 def board_of(state):
     """The 16 cell values of a state line."""
     return state[5:21]
-
-
-def say(text):
-    """Print one answer line and flush."""
-    print(text, flush=True)
 
 
 def _slide_left(line):

@@ -2,7 +2,8 @@
 
 import sys
 
-from pk2048_lib import board_of, read_state, say, working
+from botio import say
+from pk2048_lib import board_of, read_state, working
 
 while True:
     cells = board_of(read_state())

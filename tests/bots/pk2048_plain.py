@@ -4,7 +4,8 @@ It skips the seat line, flushes after every answer and expects nothing at the en
 Stuck with its bomb unused, it bombs the first cell after which some slide works.
 """
 
-from pk2048_lib import board_of, read_state, say, working
+from botio import say
+from pk2048_lib import board_of, read_state, working
 
 while True:
     cells = board_of(read_state())

@@ -2,7 +2,8 @@
 
 import time
 
-from v2048lib import read_line, read_turn, say
+from botio import read_line, say
+from v2048lib import read_turn
 
 read_line()
 say("1 1")

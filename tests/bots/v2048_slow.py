@@ -3,7 +3,8 @@
 import sys
 import time
 
-from v2048lib import first_effective, read_line, read_turn, say
+from botio import read_line, say
+from v2048lib import first_effective, read_turn
 
 delay = int(sys.argv[1]) / 1000
 read_line()

@@ -2,7 +2,7 @@
 
 import sys
 
-from v2048lib import read_line, say
+from botio import read_line, say
 
 read_line()
 say("1 1")

@@ -1,14 +1,6 @@
-"""A tiny versus2048 toolkit for the test bots, independent of the engine under test."""
+"""A tiny versus2048 toolkit for the test bots, independent of the engine under test (I/O: botio)."""
 
-import sys
-
-
-def read_line():
-    """One line from stdin without its end, or exit quietly at EOF."""
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)
-    return line.rstrip("\n")
+from botio import read_line
 
 
 def read_turn():
@@ -63,9 +55,3 @@ def first_effective(board):
         if new != board:
             return direction, merges
     return None, 0
-
-
-def say(text):
-    """Write one reply line and flush."""
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()

@@ -9,7 +9,6 @@ processes, to check the exact bytes each process receives, ``quit`` included.
 """
 
 import hashlib
-import time
 
 import pytest
 
@@ -30,9 +29,8 @@ from engine.core import ProcessKey, Request, Termination
 from engine.protocol import ParseError
 from engine.slide import square
 from league.referee import Referee
-from sandbox.transport import Transport
+from tests.engine.scripted import EOF, LEGAL, RecordingBot, ScriptedTransport
 
-LEGAL = "legal"
 REFEREE = Attack2048Referee()
 GEOMETRY = square(4)
 WORDS = {"north": "U", "east": "R", "south": "D", "west": "L"}
@@ -444,7 +442,6 @@ ATTACKS_9_8 = ATTACKS_9_8.split(",")
 SLIDES_9_8 = ["north"] * 12 + ["west"] * 3
 EMPTY_REQUEST = b"game\n0 0 0 0 \n0 0 0 0 \n0 0 0 0 \n0 0 0 0 \n"
 QUIT = b"quit\n"
-EOF_REPLY = None
 
 
 def test_9_7_every_ply_of_the_half():
@@ -470,43 +467,6 @@ def test_9_7_request_bytes_are_the_board_after_the_previous_ply():
     )
 
 
-class ScriptedProcess(Transport):
-    """One in-process 'process' answering each request with its next scripted bytes.
-
-    None: it exits without a word; bytes without a final LF: it writes them, then exits.
-    """
-
-    def __init__(self, key, replies, log):
-        super().__init__(max_line_bytes=1 << 20)
-        self.key = key
-        self.replies = list(replies)
-        self.log = log
-        self.received = []
-        self.closed = False
-        self._flushed_ns = time.monotonic_ns()
-
-    def send(self, data):
-        assert not self.closed, "nothing is sent after the process was closed"
-        self.received.append(data)
-        self.log.append((self.key, data))
-        self._flushed_ns = time.monotonic_ns()
-        if data == QUIT:
-            return
-        reply = self.replies.pop(0) if self.replies else EOF_REPLY
-        if reply is not EOF_REPLY:
-            self._received(reply)
-        if reply is EOF_REPLY or not reply.endswith(b"\n"):  # bytes without LF: written, then the process exits
-            self._ended()
-
-    def flushed_at_ns(self):
-        return self._flushed_ns
-
-    def close(self):
-        self.closed = True
-        self.log.append((self.key, "closed"))
-        self._ended()
-
-
 class Script:
     """Four scripted processes, keyed (seat, role, half), played through the real Referee."""
 
@@ -522,7 +482,8 @@ class Script:
 
     def launch(self, key):
         assert isinstance(key, ProcessKey)
-        process = ScriptedProcess(key, self.replies.get((key.seat, key.role, key.epoch), []), self.log)
+        replies = self.replies.get((key.seat, key.role, key.epoch), [])
+        process = ScriptedTransport(replies, key=key, log=self.log, unanswered=[QUIT])
         self.processes[(key.seat, key.role, key.epoch)] = process
         return process
 
@@ -716,7 +677,7 @@ def test_9_10_sha256_prefix_and_seed_range():
 
 def test_9_10_seed_2_through_the_referee():
     script = Script(
-        {(1, "defend", 1): ["north"], (0, "attack", 1): [EOF_REPLY], (1, "attack", 2): [], (0, "defend", 2): []},
+        {(1, "defend", 1): ["north"], (0, "attack", 1): [EOF], (1, "attack", 2): [], (0, "defend", 2): []},
         seed=2,
         opening="random_two",
     )
@@ -742,7 +703,7 @@ def test_9_10_half_2_starts_from_the_same_board():
 
 # -- 9.11 attacker_two --------------------------------------------------------------------------
 def test_9_11_attacker_two():
-    script = Script({(0, "attack", 1): ["1 1 2", "2 2 4"], (1, "defend", 1): [EOF_REPLY]}, opening="attacker_two")
+    script = Script({(0, "attack", 1): ["1 1 2", "2 2 4"], (1, "defend", 1): [EOF]}, opening="attacker_two")
     result = script.play().result
     assert script.received(0, "attack", 1)[:2] == [EMPTY_REQUEST, b"game\n0 0 0 0 \n0 2 0 0 \n0 0 0 0 \n0 0 0 0 \n"]
     assert script.received(1, "defend", 1)[0] == b"game\n0 0 0 0 \n0 2 0 0 \n0 0 4 0 \n0 0 0 0 \n"
@@ -791,14 +752,14 @@ def test_9_4_complete_fault_exchange():
 @pytest.mark.parametrize(
     ("reply", "termination", "code"),
     [
-        (EOF_REPLY, Termination.CRASH, "crash"),
+        (EOF, Termination.CRASH, "crash"),
         (b"0 3 2", Termination.CRASH, "crash"),  # a fragment at EOF is not a line
         (b"1 0\n", Termination.BAD_OUTPUT, "bad_output"),
         (b"\n  \t\r\n0 3 2\n", None, None),  # blank lines are skipped
     ],
 )
 def test_9_4_stream_faults_through_the_referee(reply, termination, code):
-    script = Script({(0, "attack", 1): [reply], (1, "defend", 1): [EOF_REPLY]})
+    script = Script({(0, "attack", 1): [reply], (1, "defend", 1): [EOF]})
     result = script.play().result
     if termination is None:
         assert result.extra["role"] == "defender" and result.extra["halves"][0]["plies"] == 1
@@ -855,18 +816,8 @@ def test_7_5_each_process_of_each_half_has_its_own_first_request():
 
 
 # -- the bot side -------------------------------------------------------------------------------
-class Recorder:
-    def __init__(self, replies):
-        self.replies = list(replies)
-        self.seen = []
-
-    def act(self, observation):
-        self.seen.append(observation)
-        return self.replies.pop(0)
-
-
 def test_bot_side_decodes_the_values_and_ignores_quit():
-    bot = Recorder([Placement(0, 3, 2), Slide("U")])
+    bot = RecordingBot([Placement(0, 3, 2), Slide("U")])
     driver = Attack2048Driver(bot)
     lines = "game\n2 0 0 0 \n0 4 0 0 \n0 0 0 0 \n0 0 0 65536 \n".splitlines()
     assert [driver.feed(line) for line in lines] == [None, None, None, None, "0 3 2"]

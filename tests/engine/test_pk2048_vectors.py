@@ -9,7 +9,7 @@ in-process bots (one per seat and game), to check every byte each bot receives.
 """
 
 import random
-import time
+from functools import partial
 
 import pytest
 from pydantic import ValidationError
@@ -34,12 +34,12 @@ from engine.pk2048.rules import (
     Operation,
     slide,
 )
-from engine.protocol import ParseError
 from league.referee import Referee
-from sandbox.transport import Transport
+from tests.engine.scripted import EOF, LEGAL, ScriptedTransport, line_fault, line_reason
 
-LEGAL = "legal"
 REFEREE = PK2048Referee()
+form_and_rules = partial(line_fault, REFEREE)  # (state, request, line): the fault, or None if legal
+judge = partial(line_reason, REFEREE)  # (state, request, line): the reason code, or LEGAL
 SEAT_A, SEAT_B = Request(0), Request(1)
 
 
@@ -66,22 +66,6 @@ def position(text, to_move, scores=(0, 0), spawns=(), bomb_used=(False, False), 
     state.interference_used = list(interference_used)
     state.operations = 10
     return state
-
-
-def form_and_rules(state, request, line):
-    """The fault of a reply line (without LF) received in time: parse, then check; None if legal."""
-    try:
-        action = REFEREE.parse(state, request, line)
-    except ParseError as error:
-        code = REFEREE.fault_code(state, request, Termination.BAD_OUTPUT)
-        return Fault(request.seat, Termination.BAD_OUTPUT, code, str(error))
-    return state.check(request, action)
-
-
-def judge(state, request, line):
-    """The reason code of a reply line received in time, or LEGAL."""
-    fault = form_and_rules(state, request, line)
-    return LEGAL if fault is None else fault.reason_code
 
 
 def play(state, request, line):
@@ -369,40 +353,6 @@ def test_9_7_target_tile_8():
 
 
 # -- 9.8 A complete scripted game, through the real referee -------------------------------------------
-EOF = None
-
-
-class ScriptedBot(Transport):
-    """An in-process bot answering each request with the next scripted bytes.
-
-    EOF (or the end of the script) closes its output; so does a reply without a final LF, after it.
-    """
-
-    def __init__(self, replies):
-        super().__init__(max_line_bytes=1 << 20)
-        self.replies = list(replies)
-        self.received = []
-        self.closed = False
-        self._flushed_ns = time.monotonic_ns()
-
-    def send(self, data):
-        assert not self.closed, "nothing is sent to a bot after its game"
-        self.received.append(data)
-        self._flushed_ns = time.monotonic_ns()
-        reply = self.replies.pop(0) if self.replies else EOF
-        if reply is not EOF:
-            self._received(reply)
-        if reply is EOF or not reply.endswith(b"\n"):
-            self._ended()
-
-    def flushed_at_ns(self):
-        return self._flushed_ns
-
-    def close(self):
-        self.closed = True
-        self._ended()
-
-
 def scripted_game(spawns, **variant):
     """A PK2048 whose matches take their spawns from ``spawns`` first."""
 
@@ -420,7 +370,7 @@ def referee_match(scripts, spawns, **variant):
     bots = {}
 
     def launcher(key):
-        bot = ScriptedBot(scripts.get((key.seat, key.epoch + 1), []))
+        bot = ScriptedTransport(scripts.get((key.seat, key.epoch + 1), []))
         bots[(key.seat, key.epoch + 1)] = bot
         return bot
 

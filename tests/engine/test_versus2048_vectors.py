@@ -7,12 +7,11 @@ the rules (``state.check``). A few vectors are also played through the real ``Re
 scripted in-process bots, to see the bytes each bot receives.
 """
 
-import time
+from functools import partial
 
 import pytest
 
-from engine.core import Fault, Request, Termination
-from engine.protocol import ParseError
+from engine.core import Request, Termination
 from engine.slide import DIRECTIONS, square
 from engine.versus2048 import Versus2048
 from engine.versus2048.protocol import (
@@ -41,11 +40,12 @@ from engine.versus2048.rules import (
     TurnObservation,
 )
 from league.referee import Referee
-from sandbox.transport import Transport
+from tests.engine.scripted import EOF, LEGAL, RecordingBot, ScriptedTransport, line_fault, line_reason
 
-LEGAL = "legal"
 P0, P1 = Request(0), Request(1)
 REFEREE = Versus2048Referee()
+form_and_rules = partial(line_fault, REFEREE)  # (state, request, line): the fault, or None if legal
+judge = partial(line_reason, REFEREE)  # (state, request, line): the reason code, or LEGAL
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -78,22 +78,6 @@ def main_state(own, opponent, seat=0, turn=1, **variant):
     state.phase, state.turn, state.to_move = MAIN, turn, seat
     state.boards = [own, opponent] if seat == 0 else [opponent, own]
     return state
-
-
-def form_and_rules(state, request, line):
-    """The fault of a reply line (without LF) received in time: parse, then check; None if legal."""
-    try:
-        action = REFEREE.parse(state, request, line)
-    except ParseError as error:
-        code = REFEREE.fault_code(state, request, Termination.BAD_OUTPUT)
-        return Fault(request.seat, Termination.BAD_OUTPUT, code, str(error))
-    return state.check(request, action)
-
-
-def judge(state, request, line):
-    """The reason code of a reply line received in time, or LEGAL."""
-    fault = form_and_rules(state, request, line)
-    return LEGAL if fault is None else fault.reason_code
 
 
 def play(state, request, line, elapsed_ms=0):
@@ -520,18 +504,6 @@ def test_9_6_turn_1_moves():
     assert slid.board == board_with({(2, 1): 2})
 
 
-class RecordingBot:
-    """A bot that answers from a script and remembers what it saw."""
-
-    def __init__(self, replies):
-        self.replies = list(replies)
-        self.seen = []
-
-    def act(self, observation):
-        self.seen.append(observation)
-        return self.replies.pop(0)
-
-
 def feed(driver, data):
     """Feed referee bytes to a bot-side driver line by line; the replies it produced."""
     replies = [driver.feed(line) for line in data.decode("ascii").split("\n")[:-1]]
@@ -663,36 +635,8 @@ def test_9_7_one_turn_per_player_variant_tie_goes_to_player_1():
 
 
 # -- through the real referee loop ------------------------------------------------------------------------
-EOF = None
-
-
-class ScriptedBot(Transport):
-    """An in-process bot that answers each request with the next scripted bytes (EOF: closes its output)."""
-
-    def __init__(self, replies):
-        super().__init__(max_line_bytes=1 << 20)
-        self.replies = list(replies)
-        self.received = []
-        self._flushed_ns = time.monotonic_ns()
-
-    def send(self, data):
-        self.received.append(data)
-        self._flushed_ns = time.monotonic_ns()
-        reply = self.replies.pop(0) if self.replies else EOF
-        if reply is EOF:
-            self._ended()
-        else:
-            self._received(reply)
-
-    def flushed_at_ns(self):
-        return self._flushed_ns
-
-    def close(self):
-        self._ended()
-
-
 def referee_match(replies_0, replies_1, **variant):
-    bots = [ScriptedBot(replies_0), ScriptedBot(replies_1)]
+    bots = [ScriptedTransport(replies_0), ScriptedTransport(replies_1)]
     record = Referee(Versus2048(**variant), [lambda key: bots[key.seat] for _ in bots], seed=0).play()
     return record, bots
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import BOTS, bot_command
+from tests.conftest import BOTS, assert_forfeited, assert_programs_agree, bot_command, bot_processes, seated
 
 FAST = ["--set", "decision_ms=300", "--set", "startup_ms=700"]
 
@@ -35,33 +35,20 @@ CASES = [
 ]
 
 
-def bot_processes(script):
-    listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    return [line for line in listing.splitlines() if script in line]
-
-
 @pytest.mark.parametrize("hostile_seat", [0, 1])
 @pytest.mark.parametrize(
     ("role", "mode", "settings", "termination", "reason", "words"), CASES, ids=[c[1] for c in CASES]
 )
 def test_hostile_process_forfeits_the_match(play_json, hostile_seat, role, mode, settings, termination, reason, words):
-    bots = [hostile(role, mode), "greedy"]
-    if hostile_seat == 1:
-        bots.reverse()
-    data = play_json("attack2048", *bots, *FAST, *settings)
+    data = play_json("attack2048", *seated(hostile(role, mode), hostile_seat), *FAST, *settings)
     result = data["result"]
-    assert (result["termination"], result["reason_code"]) == (termination, reason)
-    assert result["winner"] == 1 - hostile_seat and result["ranks"][hostile_seat] == 2
-    assert result["offenders"] == [hostile_seat]
+    assert_forfeited(result, hostile_seat, termination, reason, words)
     extra = result["extra"]
     half = 1 if (role == "attack") == (hostile_seat == 0) else 2
     assert (extra["faulted"], extra["half"], extra["role"]) == (hostile_seat, half, role + "er")
     assert extra["reason"] == reason and extra["winner"] == 1 - hostile_seat
     assert [record["half"] for record in extra["halves"]] == list(range(1, half + 1))
     assert extra["halves"][-1]["end"] == "fault"
-    for word in words:
-        assert word in result["detail"], result["detail"]
-    assert f"seat {hostile_seat}" in result["detail"]
     assert bot_processes("attack2048_hostile.py") == [], "no process outlives its match"
 
 
@@ -106,10 +93,7 @@ def test_a_lone_built_in_plays_both_roles_and_scores_decide(play_json):
 
 def test_two_built_ins_per_side_as_programs_play_the_same_match_as_in_process(play_json):
     args = ("attack2048", "greedy::expectimax", "random::greedy", "--seed", "9", "--set", "max_plies_per_half=150")
-    in_process = play_json(*args)
-    as_programs = play_json(*args, "--programs")
-    assert as_programs["result"] == in_process["result"]
-    assert as_programs["plies"] == in_process["plies"]
+    assert_programs_agree(play_json, *args)
 
 
 def test_attack2048_bot_arguments_are_checked(league_cli):

@@ -1,10 +1,8 @@
 """Misbehaving programs from tests/bots/ forfeit by the rules, with a detail a person can act on."""
 
-import subprocess
-
 import pytest
 
-from tests.conftest import bot_command
+from tests.conftest import assert_forfeited, assert_programs_agree, bot_command, bot_processes, seated
 
 FAST = ["--set", "turn_time_ms=300", "--set", "pregame_time_ms=300", "--set", "turns_per_player=30"]
 
@@ -24,27 +22,11 @@ CASES = [
 ]
 
 
-def bot_processes(script):
-    listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    return [line for line in listing.splitlines() if script in line]
-
-
 @pytest.mark.parametrize("hostile_seat", [0, 1])
 @pytest.mark.parametrize(("script", "termination", "reason", "words"), CASES, ids=[c[0] for c in CASES])
 def test_hostile_bot_forfeits(play_json, hostile_seat, script, termination, reason, words):
-    bots = [bot_command(script), "greedy"]
-    if hostile_seat == 1:
-        bots.reverse()
-    data = play_json("versus2048", *bots, *FAST)
-    result = data["result"]
-    assert result["termination"] == termination
-    assert result["reason_code"] == reason
-    assert result["winner"] == 1 - hostile_seat
-    assert result["offenders"] == [hostile_seat]
-    assert result["ranks"][hostile_seat] == 2
-    for word in words:
-        assert word in result["detail"]
-    assert f"seat {hostile_seat}" in result["detail"]
+    data = play_json("versus2048", *seated(bot_command(script), hostile_seat), *FAST)
+    assert_forfeited(data["result"], hostile_seat, termination, reason, words)
     assert bot_processes(script) == [], "the bot's process must not outlive its game"
 
 
@@ -64,10 +46,7 @@ def test_bot_written_for_the_original_judge_plays_unmodified(play_json):
 
 def test_both_built_ins_as_programs_play_the_same_game_as_in_process(play_json):
     args = ("versus2048", "greedy", "minimax", "--seed", "11", "--set", "turns_per_player=25")
-    in_process = play_json(*args)
-    as_programs = play_json(*args, "--programs")
-    assert as_programs["result"] == in_process["result"]
-    assert as_programs["plies"] == in_process["plies"]
+    assert_programs_agree(play_json, *args)
 
 
 def test_a_built_in_bot_that_raises_forfeits_with_the_error():

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import bot_command
+from tests.conftest import assert_forfeited, assert_programs_agree, bot_command, bot_processes, seated
 
 CASES = [
     # script, extra --set, termination, reason_code, words the detail must contain
@@ -21,25 +21,13 @@ CASES = [
 ]
 
 
-def bot_processes(script):
-    listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    return [line for line in listing.splitlines() if script in line]
-
-
 @pytest.mark.parametrize("hostile_seat", [0, 1])
 @pytest.mark.parametrize(("script", "sets", "termination", "reason", "words"), CASES, ids=[c[0] for c in CASES])
 def test_hostile_bot_loses_every_game_and_the_match(play_json, hostile_seat, script, sets, termination, reason, words):
-    bots = [bot_command(script), "greedy"]
-    if hostile_seat == 1:
-        bots.reverse()
     options = [option for key_value in sets for option in ("--set", key_value)]
-    data = play_json("pk2048", *bots, "--seed", "4", *options)
+    data = play_json("pk2048", *seated(bot_command(script), hostile_seat), "--seed", "4", *options)
     result = data["result"]
-    assert result["termination"] == termination
-    assert result["reason_code"] == reason
-    assert result["winner"] == 1 - hostile_seat
-    assert result["offenders"] == [hostile_seat]
-    assert result["ranks"][hostile_seat] == 2
+    assert_forfeited(result, hostile_seat, termination, reason, words)
     assert result["scores"][1 - hostile_seat] == 2 and result["scores"][hostile_seat] == 0
     games = result["extra"]["games"]
     assert len(games) == 2
@@ -47,9 +35,6 @@ def test_hostile_bot_loses_every_game_and_the_match(play_json, hostile_seat, scr
         assert game["winner"] == 1 - hostile_seat and game["offender"] == hostile_seat
         assert game["reason"] == reason and game["decided_by"] == "fault" and game["termination"] == termination
     assert result["detail"].startswith(f"seat {1 - hostile_seat} wins the match 2-0; game 2 decided it: ")
-    assert f"seat {hostile_seat}" in result["detail"]
-    for word in words:
-        assert word in result["detail"]
     assert bot_processes(script) == [], "the bot's processes must not outlive their games"
 
 
@@ -73,10 +58,7 @@ def test_a_contestant_style_program_plays_whole_games(play_json):
 
 def test_built_ins_as_programs_play_the_same_match_as_in_process(play_json):
     args = ("pk2048", "greedy", "expectimax", "--seed", "11", "--set", "target_tile=64")
-    in_process = play_json(*args)
-    as_programs = play_json(*args, "--programs")
-    assert as_programs["result"] == in_process["result"]
-    assert as_programs["plies"] == in_process["plies"]
+    assert_programs_agree(play_json, *args)
 
 
 def test_league_bot_speaks_the_protocol():

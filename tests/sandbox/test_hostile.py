@@ -17,7 +17,7 @@ import pytest
 from league.cli import main
 from sandbox.jail import jail_problem
 from sandbox.slots import FIRST_UID, SLOT_COUNT
-from tests.conftest import BOTS
+from tests.conftest import BOTS, seated
 
 QUICK = ["--set", "turn_time_ms=600", "--set", "pregame_time_ms=2000", "--sandbox", "strict"]
 
@@ -30,8 +30,7 @@ def slot_processes():
 
 def play_hostile(capsys, *mode, extra=(), seat=0):
     hostile = f"{sys.executable} {BOTS / 'hostile.py'} {' '.join(mode)}"
-    bots = [hostile, "greedy"] if seat == 0 else ["greedy", hostile]
-    status = main(["play", "versus2048", *bots, *QUICK, *extra, "--json"])
+    status = main(["play", "versus2048", *seated(hostile, seat), *QUICK, *extra, "--json"])
     out, err = capsys.readouterr()
     assert status == 0, err
     return json.loads(out)["result"]
