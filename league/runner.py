@@ -179,9 +179,9 @@ def run_league(
                 if on_progress:
                     on_progress(summary.skipped + summary.played, summary.total)
     except KeyboardInterrupt:
+        # Games in flight are dropped with the cluster (the next run replays them). Cancelling them
+        # one by one instead races with their completion inside Ray and can abort the driver.
         summary.interrupted = True
-        for ref in in_flight:
-            ray.cancel(ref, force=True)
     finally:
         store.close()
         if we_started:
