@@ -12,6 +12,7 @@ import base64
 import html
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from league.analysis import bootstrap  # noqa: E402
 from league.ratings import LeagueTable, league_table, ranking, scored  # noqa: E402
 from league.store import ResultStore  # noqa: E402
 
@@ -161,6 +163,52 @@ def _chart_scores(records: list[dict[str, Any]], variants: Sequence[str], path: 
     plt.close(figure)
 
 
+@dataclass
+class ReportData:
+    """Everything the Markdown and HTML pages show.
+
+    Attributes:
+        name: The league.
+        records: Scored games in schedule order.
+        variants: Variant names.
+        standings: One row per bot.
+        ratings: TrueSkill overall and per variant.
+        by_variant: Variants side by side.
+        strength: Bradley-Terry Elo with bootstrap intervals.
+        verdicts: A sentence per pair of neighbours in the ranking: is the order real?
+        charts: Chart file names.
+    """
+
+    name: str
+    records: list[dict[str, Any]]
+    variants: Sequence[str]
+    standings: pd.DataFrame
+    ratings: pd.DataFrame
+    by_variant: pd.DataFrame
+    strength: pd.DataFrame
+    verdicts: list[str]
+    charts: list[str]
+
+
+CONFIDENT = 0.95
+
+
+def strength_frame(bots: Sequence[str], records: list[dict[str, Any]]) -> tuple[pd.DataFrame, list[str]]:
+    """Bradley-Terry strengths with 95% intervals, and whether each neighbour's order is settled."""
+    strengths, shares = bootstrap(bots, records)
+    frame = pd.DataFrame(
+        [
+            {"bot": s.name, "elo": round(s.elo, 1), "low_95": round(s.low, 1), "high_95": round(s.high, 1)}
+            for s in strengths
+        ]
+    )
+    verdicts = []
+    for (higher, lower), share in shares.items():
+        settled = "the games support this order" if share >= CONFIDENT else "not settled: play more games"
+        verdicts.append(f"{higher} above {lower} in {share:.0%} of resamples: {settled}.")
+    return frame, verdicts
+
+
 def write_report(folder: Path, league_name: str, bots: Sequence[str], variants: Sequence[str]) -> list[Path]:
     """Write the report of the games stored in ``folder/games.jsonl``; returns the files written."""
     records = scored(ResultStore(folder / "games.jsonl").records())
@@ -169,47 +217,51 @@ def write_report(folder: Path, league_name: str, bots: Sequence[str], variants: 
     tables = {"all": overall} | {
         v: league_table([r for r in records if r["spec"]["variant"] == v], bots, keep_history=False) for v in variants
     }
-    standings = standings_frame(overall, order)
-    ratings = ratings_frame(tables, order)
-    by_variant = variant_frame(records, variants)
-    written = [folder / "standings.csv", folder / "ratings.csv", folder / "variants.csv"]
-    standings.to_csv(written[0], index=False)
-    ratings.to_csv(written[1], index=False)
-    by_variant.to_csv(written[2], index=False)
+    strength, verdicts = strength_frame(bots, records)
     charts = {
         "ratings.png": lambda p: _chart_ratings(overall, order, p),
         "matrix.png": lambda p: _chart_matrix(overall, order, p),
         "convergence.png": lambda p: _chart_convergence(overall, order, p),
         "scores.png": lambda p: _chart_scores(records, variants, p),
     }
+    data = ReportData(
+        name=league_name,
+        records=records,
+        variants=variants,
+        standings=standings_frame(overall, order),
+        ratings=ratings_frame(tables, order),
+        by_variant=variant_frame(records, variants),
+        strength=strength,
+        verdicts=verdicts,
+        charts=list(charts),
+    )
+    written = []
+    for name, frame in (
+        ("standings.csv", data.standings),
+        ("ratings.csv", data.ratings),
+        ("variants.csv", data.by_variant),
+        ("strength.csv", data.strength),
+    ):
+        frame.to_csv(folder / name, index=False)
+        written.append(folder / name)
     for name, draw in charts.items():
         draw(folder / name)
         written.append(folder / name)
-    markdown = _markdown(league_name, records, standings, ratings, by_variant, variants, list(charts))
-    (folder / "report.md").write_text(markdown)
-    page = _html(league_name, standings, ratings, by_variant, variants, folder, list(charts))
-    (folder / "index.html").write_text(page)
+    (folder / "report.md").write_text(_markdown(data))
+    (folder / "index.html").write_text(_html(data, folder))
     return [*written, folder / "report.md", folder / "index.html"]
 
 
-def _markdown(
-    name: str,
-    records: list[dict[str, Any]],
-    standings: pd.DataFrame,
-    ratings: pd.DataFrame,
-    by_variant: pd.DataFrame,
-    variants: Sequence[str],
-    charts: list[str],
-) -> str:
-    distinct = len({_fingerprint(r) for r in records})
+def _markdown(data: ReportData) -> str:
+    distinct = len({_fingerprint(r) for r in data.records})
     lines = [
-        f"# League {name}",
+        f"# League {data.name}",
         "",
-        f"{len(records)} games scored ({distinct} distinct), {len(variants)} variant(s).",
+        f"{len(data.records)} games scored ({distinct} distinct), {len(data.variants)} variant(s).",
         "",
         "## Standings",
         "",
-        standings.to_markdown(index=False),
+        data.standings.to_markdown(index=False),
         "",
         "![ratings](ratings.png)",
         "",
@@ -217,41 +269,44 @@ def _markdown(
         "",
         "![convergence](convergence.png)",
         "",
+        "## Is the ranking real?",
+        "",
+        "Bradley-Terry strengths from all games at once (Elo scale, mean 0), with 95% bootstrap intervals:",
+        "",
+        data.strength.to_markdown(index=False),
+        "",
+        *(f"- {verdict}" for verdict in data.verdicts),
+        "",
     ]
-    if len(variants) > 1:
-        lines += ["## Variants side by side", "", by_variant.to_markdown(index=False), "", "![scores](scores.png)", ""]
-        lines += ["### Ratings per variant", "", ratings.to_markdown(index=False), ""]
-    else:
-        lines += ["## Games", "", by_variant.to_markdown(index=False), "", "![scores](scores.png)", ""]
+    title = "## Variants side by side" if len(data.variants) > 1 else "## Games"
+    lines += [title, "", data.by_variant.to_markdown(index=False), "", "![scores](scores.png)", ""]
+    if len(data.variants) > 1:
+        lines += ["### Ratings per variant", "", data.ratings.to_markdown(index=False), ""]
     return "\n".join(lines)
 
 
-def _html(
-    name: str,
-    standings: pd.DataFrame,
-    ratings: pd.DataFrame,
-    by_variant: pd.DataFrame,
-    variants: Sequence[str],
-    folder: Path,
-    charts: list[str],
-) -> str:
+def _html(data: ReportData, folder: Path) -> str:
     def image(chart: str) -> str:
-        data = base64.b64encode((folder / chart).read_bytes()).decode()
-        return f'<img alt="{chart}" src="data:image/png;base64,{data}">'
+        encoded = base64.b64encode((folder / chart).read_bytes()).decode()
+        return f'<img alt="{chart}" src="data:image/png;base64,{encoded}">'
 
-    title = html.escape(f"League {name}")
+    title = html.escape(f"League {data.name}")
+    verdicts = "".join(f"<li>{html.escape(v)}</li>" for v in data.verdicts)
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>",
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}img{max-width:100%}</style></head><body>",
-        f"<h1>{title}</h1><h2>Standings</h2>",
-        standings.to_html(index=False),
-        *(image(chart) for chart in charts[:3]),
+        f"<h1>{title}</h1><p>{len(data.records)} games scored.</p><h2>Standings</h2>",
+        data.standings.to_html(index=False),
+        *(image(chart) for chart in data.charts[:3]),
+        "<h2>Is the ranking real?</h2><p>Bradley-Terry strengths (Elo scale), 95% bootstrap intervals:</p>",
+        data.strength.to_html(index=False),
+        f"<ul>{verdicts}</ul>",
         "<h2>Variants</h2>",
-        by_variant.to_html(index=False),
-        image(charts[3]),
+        data.by_variant.to_html(index=False),
+        image(data.charts[3]),
     ]
-    if len(variants) > 1:
-        parts += ["<h3>Ratings per variant</h3>", ratings.to_html(index=False)]
+    if len(data.variants) > 1:
+        parts += ["<h3>Ratings per variant</h3>", data.ratings.to_html(index=False)]
     parts.append("</body></html>")
     return "\n".join(parts)
