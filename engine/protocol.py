@@ -25,11 +25,14 @@ class LineRules:
         max_bytes: The rules' cap on a reply line without its LF; None leaves only the sandbox cap.
         skip_blank: Whether a line that is empty after trimming is skipped (clock keeps running).
         fragment_at_eof_is_line: Whether bytes followed by EOF without LF count as a reply.
+        broken_pipe_is_crash: Whether a request that cannot be written (the bot closed its stdin)
+            is a crash at once, rather than swallowed until the reply's read reports the end.
     """
 
     max_bytes: int | None = None
     skip_blank: bool = False
     fragment_at_eof_is_line: bool = True
+    broken_pipe_is_crash: bool = False
 
 
 class ParseError(Exception):

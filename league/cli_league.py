@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from league.config import ConfigError, League, load_league
+from league.store import StoreBusy
+from sandbox.jail import Sandbox, SandboxError
 
 EXIT_INTERRUPTED = 130
 
@@ -76,6 +78,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     league = load(args)
     specs = schedule(league)
+    try:
+        Sandbox(league.config.sandbox.mode, league.config.limits)
+    except SandboxError as error:
+        raise LeagueUsageError(f"{league.path}: {error}") from None
     print(describe(league, len(specs)))
     if not args.no_estimate:
         seconds = estimate_seconds(league)
@@ -113,14 +119,18 @@ def cmd_run(args: argparse.Namespace) -> int:
             rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
             progress.update(task, completed=done, total=total, rate=rate)
 
-        summary = run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
+        try:
+            summary = run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
+        except (SandboxError, StoreBusy) as error:
+            raise LeagueUsageError(str(error)) from None
     note = f"{summary.played} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
         note += f"; {summary.infra_errors} failed for reasons of ours (rerun to retry them)"
     if summary.interrupted:
         print(f"league: stopped: {note}. Run the same command again to resume.", file=sys.stderr)
         return EXIT_INTERRUPTED
-    files = write_report(league.output, league.config.name, list(league.bots), list(league.games))
+    ids = [spec.game_id for spec in schedule(league)]
+    files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
     print(f"report: {files[-1]}")
     return 0
@@ -129,9 +139,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Rewrite the report of a league folder from its games.jsonl."""
     from league.report import write_report
+    from league.runner import read_manifest
     from league.store import ResultStore
 
     folder = Path(args.folder)
+    manifest = read_manifest(folder)
+    if manifest is not None:
+        files = write_report(folder, manifest["name"], manifest["bots"], manifest["variants"], manifest["game_ids"])
+        print(f"report: {files[-1]}")
+        return 0
     records = ResultStore(folder / "games.jsonl").records()
     if not records:
         raise LeagueUsageError(f"{folder}: no games.jsonl with games in it")

@@ -104,6 +104,8 @@ class LeagueConfig(_Strict):
         if self.format == "gauntlet":
             if not self.candidates:
                 raise ValueError("candidates: a gauntlet needs at least one candidate")
+            if len(set(self.candidates)) != len(self.candidates):
+                raise ValueError("candidates: a candidate is named twice")
             unknown = [name for name in self.candidates if name not in names]
             if unknown:
                 raise ValueError(f"candidates: {unknown[0]!r} is not a bot of this league")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Fault, Game, ProcessKey, Request, Result, State, Termination
-from engine.protocol import ParseError, RefereeProtocol
+from engine.protocol import RefereeProtocol
 from sandbox.process import BotProcess, LaunchError
 from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
@@ -200,6 +200,8 @@ class Referee:
                 event = wait.transport.take_line(
                     self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes
                 )
+                if event is None and self.rules.broken_pipe_is_crash and wait.transport.stdin_broken:
+                    event = LineEvent(LineKind.EOF, b"", now)  # the request could not be written
                 if event is None:
                     deadline = since + (self.clock.wait_ms(wait.allowance_ms) + 1) * _NS_PER_MS
                     if self.game_deadline_ns is not None:
@@ -261,7 +263,7 @@ class Referee:
         if fault is None:
             try:
                 action = self.protocol.parse(state, request, reply)
-            except ParseError as error:
+            except Exception as error:  # noqa: BLE001 - any reply that breaks the parser is bad output
                 fault = Fault(
                     seat,
                     Termination.BAD_OUTPUT,

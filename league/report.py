@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -209,9 +209,27 @@ def strength_frame(bots: Sequence[str], records: list[dict[str, Any]]) -> tuple[
     return frame, verdicts
 
 
-def write_report(folder: Path, league_name: str, bots: Sequence[str], variants: Sequence[str]) -> list[Path]:
-    """Write the report of the games stored in ``folder/games.jsonl``; returns the files written."""
+def write_report(
+    folder: Path,
+    league_name: str,
+    bots: Sequence[str],
+    variants: Sequence[str],
+    game_ids: Iterable[str] | None = None,
+) -> list[Path]:
+    """Write the report of the games stored in ``folder/games.jsonl``; returns the files written.
+
+    Args:
+        folder: The report folder.
+        league_name: The league.
+        bots: Every bot, in the config's order.
+        variants: Every variant.
+        game_ids: The games of the league as configured now (default: every stored game); games
+            stored under an older config are left out.
+    """
     records = scored(ResultStore(folder / "games.jsonl").records())
+    if game_ids is not None:
+        wanted = set(game_ids)
+        records = [record for record in records if record["game_id"] in wanted]
     overall = league_table(records, bots)
     order = ranking(overall)
     tables = {"all": overall} | {

@@ -9,6 +9,8 @@ dies has its game retried by Ray; a bot's forfeit is a result and is never retri
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import sys
@@ -22,6 +24,7 @@ from league.config import League
 from league.schedule import GameSpec, gauntlet, round_robin
 from league.store import ResultStore
 from league.worker import LeagueSetup, infra_record, play_game, spec_to_data
+from sandbox.jail import Sandbox
 
 TASK_RETRIES = 3
 
@@ -47,15 +50,34 @@ class RunSummary:
     seconds: float = 0.0
 
 
+def fingerprints(league: League) -> dict[str, str]:
+    """Per bot and variant name, a digest of what it stands for (with the league-wide rules of play)."""
+    config = league.config
+    common = {"game": config.game, "limits": config.limits.model_dump(mode="json"), "clock": config.clock}
+    common |= {"margin": config.time_margin_ms, "sandbox": config.sandbox.model_dump(mode="json")}
+    parts: dict[str, Any] = {name: game.variant() for name, game in league.games.items()}
+    parts |= {name: spec_to_data(spec) for name, spec in league.bots.items()}
+    return {name: _digest({"common": common, "own": value}) for name, value in parts.items()}
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
 def schedule(league: League) -> list[GameSpec]:
-    """The league's games in schedule order."""
+    """The league's games in schedule order (ids change when what the names stand for changes)."""
     config = league.config
     names = [bot.name for bot in config.bots]
     variants = list(config.variants)
+    prints = fingerprints(league)
     if config.format == "gauntlet":
         field = [name for name in names if name not in config.candidates]
-        return gauntlet(config.name, config.candidates, field, variants, config.games_per_pair, config.seed)
-    return round_robin(config.name, names, variants, config.games_per_pair, config.seed)
+        specs = gauntlet(config.name, config.candidates, field, variants, config.games_per_pair, config.seed, prints)
+    else:
+        specs = round_robin(config.name, names, variants, config.games_per_pair, config.seed, prints)
+    if len({spec.game_id for spec in specs}) != len(specs):
+        raise ValueError("two scheduled games share an id")
+    return specs
 
 
 def league_setup(league: League, relative_to: Path | None = None) -> LeagueSetup:
@@ -115,6 +137,26 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
     return True
 
 
+MANIFEST = "league.json"
+
+
+def write_manifest(league: League, specs: list[GameSpec]) -> None:
+    """Record which games make up the league now, so the report ignores games of older configs."""
+    manifest = {
+        "name": league.config.name,
+        "bots": list(league.bots),
+        "variants": list(league.games),
+        "game_ids": [spec.game_id for spec in specs],
+    }
+    (league.output / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The manifest of a report folder, if a run wrote one."""
+    path = folder / MANIFEST
+    return json.loads(path.read_text()) if path.exists() else None
+
+
 def run_league(
     league: League,
     address: str | None = None,
@@ -133,15 +175,19 @@ def run_league(
 
     started = time.monotonic()
     specs = schedule(league)
+    Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
     store = ResultStore(league.output / "games.jsonl")
+    store.lock()
     if fresh:
         store.reset()
     done = store.done_ids()
+    write_manifest(league, specs)
     todo = [spec for spec in specs if spec.game_id not in done]
     summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo))
     if on_progress:
         on_progress(summary.skipped, summary.total)
     if not todo:
+        store.close()
         return summary
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
     folder = league.path.parent.resolve() if cluster else None
@@ -171,8 +217,9 @@ def run_league(
                 spec = in_flight.pop(ref)
                 try:
                     record = ray.get(ref)
-                except (ray.exceptions.RayError, Exception) as error:  # retries exhausted: ours
-                    record = infra_record(spec.to_json(), f"{type(error).__name__}: {error}".splitlines()[0])
+                except Exception as error:  # noqa: BLE001 - retries exhausted: the failure is ours
+                    cause = getattr(error, "cause", None) or error
+                    record = infra_record(spec.to_json(), f"{type(cause).__name__}: {cause}".splitlines()[0])
                     summary.infra_errors += 1
                 store.append(record)
                 summary.played += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -46,14 +46,31 @@ class GameSpec:
         return data
 
 
-def game_id(league: str, variant: str, pairing: Sequence[str], round_: int, seats: Sequence[str]) -> str:
-    """The id of one game: a hash of what makes it that game."""
-    text = "\x1f".join([league, variant, ",".join(sorted(pairing)), str(round_), ",".join(seats)])
+def game_id(
+    league: str, variant: str, pairing: Sequence[str], round_: int, seats: Sequence[str], content: str = ""
+) -> str:
+    """The id of one game: a hash of what makes it that game.
+
+    Args:
+        league: The league's name.
+        variant: The variant's name.
+        pairing: The bots that meet.
+        round_: Which repetition of the pairing.
+        seats: The seat order.
+        content: What the names stand for (variant parameters, bot specs, seed, limits), so a
+            changed config gives new games instead of reusing stored ones.
+    """
+    text = "\x1f".join([league, variant, ",".join(sorted(pairing)), str(round_), ",".join(seats), content])
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def _pair_games(
-    league: str, seed: int, variants: Sequence[str], pairings: Sequence[tuple[str, str]], games_per_pair: int
+    league: str,
+    seed: int,
+    variants: Sequence[str],
+    pairings: Sequence[tuple[str, str]],
+    games_per_pair: int,
+    fingerprints: Mapping[str, str],
 ) -> list[GameSpec]:
     games: list[GameSpec] = []
     for game_number in range(games_per_pair):
@@ -65,9 +82,10 @@ def _pair_games(
             first_first = (round_ % 2 == 0) != bool(swapped)
             seats = pairing if first_first else (pairing[1], pairing[0])
             for variant in variants:
+                content = "|".join([str(seed), *(fingerprints.get(name, "") for name in (variant, *pairing))])
                 games.append(
                     GameSpec(
-                        game_id=game_id(league, variant, pairing, round_, seats),
+                        game_id=game_id(league, variant, pairing, round_, seats, content),
                         index=len(games),
                         league=league,
                         variant=variant,
@@ -80,7 +98,12 @@ def _pair_games(
 
 
 def round_robin(
-    league: str, bots: Sequence[str], variants: Sequence[str], games_per_pair: int, seed: int
+    league: str,
+    bots: Sequence[str],
+    variants: Sequence[str],
+    games_per_pair: int,
+    seed: int,
+    fingerprints: Mapping[str, str] | None = None,
 ) -> list[GameSpec]:
     """Every pair of bots meets ``games_per_pair`` times per variant, seats swapped inside each pair.
 
@@ -90,9 +113,10 @@ def round_robin(
         variants: Variant names.
         games_per_pair: Games each pair plays per variant.
         seed: The league seed.
+        fingerprints: Per bot and variant name, a digest of what it stands for (part of the ids).
     """
     pairings = list(itertools.combinations(bots, 2))
-    return _pair_games(league, seed, variants, pairings, games_per_pair)
+    return _pair_games(league, seed, variants, pairings, games_per_pair, fingerprints or {})
 
 
 def gauntlet(
@@ -102,7 +126,8 @@ def gauntlet(
     variants: Sequence[str],
     games_per_pair: int,
     seed: int,
+    fingerprints: Mapping[str, str] | None = None,
 ) -> list[GameSpec]:
     """Each candidate plays each bot of the field (not each other), like a round robin's pairs."""
     pairings = [(candidate, opponent) for candidate in candidates for opponent in field if opponent != candidate]
-    return _pair_games(league, seed, variants, pairings, games_per_pair)
+    return _pair_games(league, seed, variants, pairings, games_per_pair, fingerprints or {})

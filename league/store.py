@@ -7,12 +7,17 @@ what is stored, and reading keeps the first record of an id.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
 from typing import Any
 
 INFRA_ERROR = "INFRA_ERROR"
+
+
+class StoreBusy(Exception):
+    """Another process holds the store."""
 
 
 class ResultStore:
@@ -56,21 +61,35 @@ class ResultStore:
             if data and not data.endswith(b"\n"):
                 handle.truncate(data.rfind(b"\n") + 1)
 
+    def lock(self) -> None:
+        """Hold the store for this process alone until ``close``.
+
+        Raises:
+            StoreBusy: Another run is writing it.
+        """
+        if self._handle is not None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = self.path.open("ab")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise StoreBusy(f"{self.path}: another league run is writing it; wait for it or stop it") from None
+        self._repair_tail()
+        self._handle = handle
+
     def append(self, record: dict[str, Any]) -> None:
         """Write one record and make it durable (flush and fsync) before returning."""
-        if self._handle is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._repair_tail()
-            self._handle = self.path.open("ab")
+        self.lock()
         self._handle.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
     def reset(self) -> None:
-        """Forget every stored game (``--fresh``)."""
-        self.close()
-        if self.path.exists():
-            self.path.unlink()
+        """Forget every stored game (``--fresh``); the store must be locked first."""
+        self.lock()
+        self._handle.truncate(0)
 
     def close(self) -> None:
         """Close the file."""

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import get_game
-from league.players import BotSpec, make_launcher
+from league.players import BotSpec, check_command, make_launcher
 from league.referee import ClockSettings, play_match
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
@@ -79,6 +79,8 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
         limits = Limits(**setup.limits)
         sandbox = Sandbox(SandboxMode(setup.sandbox), limits)
         bots = [spec_from_data(setup.bots[name], base) for name in spec["seats"]]
+        for bot in bots:
+            check_command(bot)  # a program missing on this worker is our problem, not the bot's
         launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
         record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
     except Exception as error:  # anything escaping the referee is ours
@@ -88,9 +90,19 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
         "spec": spec,
         "result": record.result.to_json(),
         "time_used_ms": record.time_used_ms,
-        "moves": [[m.seat, m.role, m.reply, m.elapsed_ms, m.fault] for m in record.moves],
+        "moves": [[m.seat, m.role, _stored_reply(m.reply), m.elapsed_ms, m.fault] for m in record.moves],
         "worker": f"{socket.gethostname()}:{os.getpid()}",
     }
+
+
+STORED_REPLY_CHARS = 256
+
+
+def _stored_reply(reply: str) -> str:
+    """A reply as stored: cut to a few hundred characters, so a bot cannot bloat the store."""
+    if len(reply) <= STORED_REPLY_CHARS:
+        return reply
+    return f"{reply[:STORED_REPLY_CHARS]}... ({len(reply)} characters)"
 
 
 def infra_record(spec: dict[str, Any], detail: str) -> dict[str, Any]:

@@ -106,7 +106,9 @@ def jail_problem() -> str | None:
         return "bubblewrap is not installed (apt-get install bubblewrap)"
     root = os.geteuid() == 0
     problem = _bwrap_probe(bwrap, root)
-    if problem is None and root:
+    if problem is None and not root:
+        return "not running as root: bots cannot get a uid of their own nor cgroup memory and process caps"
+    if problem is None:
         if shutil.which("setpriv") is None:
             return "setpriv is missing (apt-get install util-linux)"
         if shutil.which("prlimit") is None:
@@ -196,6 +198,8 @@ class Sandbox:
         self.use_cgroups = self.mode != SandboxMode.NONE and self.root and cgroups_problem() is None
         if self.problem and self.mode == SandboxMode.AUTO:
             _warn_once(f"bots are NOT fully jailed: {self.problem}; running them under resource limits only")
+        if self.mode != SandboxMode.NONE and self.limits.network:
+            _warn_once("limits.network is on: bots share this host's network and can reach its services")
 
     def plan(self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = ()) -> LaunchPlan:
         """The launch plan of one bot process.
@@ -209,6 +213,14 @@ class Sandbox:
         if self.mode == SandboxMode.NONE:
             return LaunchPlan(list(argv), cwd=str(folder))
         plan = LaunchPlan([], cwd=str(folder))
+        try:
+            self._fill(plan, argv, folder, read_only)
+        except BaseException:
+            plan.cleanup()  # release the slot, the cgroup and the scratch folder made so far
+            raise
+        return plan
+
+    def _fill(self, plan: LaunchPlan, argv: Sequence[str], folder: Path, read_only: Sequence[str]) -> None:
         slot: Slot | None = acquire_slot(os.getpid() % 64 * 64) if self.root else None
         if slot is not None:
             plan.cleanups.append(slot.release)
@@ -231,7 +243,6 @@ class Sandbox:
             chain += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups"]
             chain += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
         plan.argv = chain + list(argv)
-        return plan
 
     def _rlimits(self, memory_from_rlimit: bool) -> list[str]:
         limits = self.limits
@@ -260,7 +271,8 @@ class Sandbox:
                 args += ["--symlink", os.readlink(link), link]
             elif Path(link).is_dir():
                 args += ["--ro-bind", link, link]
-        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        # /tmp is the scratch folder (no RAM-backed tmpfs to fill); exposed paths under /tmp go on top.
+        args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), "/tmp"]
         made: set[Path] = set()
         for path in exposed_paths(argv, cwd, read_only):
             for parent in reversed(path.parents):

@@ -149,6 +149,7 @@ class BotProcess(Transport):
     # -- writing ---------------------------------------------------------------------------
     def send(self, data: bytes) -> None:
         if self.stdin_fd is None or self.stdin_broken:
+            self._flushed_at_ns = time.monotonic_ns()  # nothing can be written: the clock starts now
             return
         self.outbox += data
         self._flushed_at_ns = None
@@ -186,19 +187,20 @@ class BotProcess(Transport):
             chunk = self._read(fd)
             if chunk:
                 self._received(chunk)
-            else:
-                self._close_fd("stdout_fd")
+            elif chunk == b"":
+                self.stdout_fd = None
                 self._ended()
         elif fd == self.stderr_fd:
             chunk = self._read(fd)
             if chunk:
                 self.stderr_tail += chunk
                 del self.stderr_tail[:-STDERR_TAIL_BYTES]
-            else:
-                self._close_fd("stderr_fd")
+            elif chunk == b"":
+                self.stderr_fd = None
 
     @staticmethod
     def _read(fd: int) -> bytes | None:
+        """Bytes read, b"" at the end of the stream, None if nothing is there yet."""
         try:
             return os.read(fd, _CHUNK)
         except BlockingIOError:
@@ -208,13 +210,10 @@ class BotProcess(Transport):
                 return None
             return b""
 
-    def _close_fd(self, name: str) -> None:
-        fd = getattr(self, name)
-        if fd is not None:
-            setattr(self, name, None)
-
     # -- ending ----------------------------------------------------------------------------
     def describe_exit(self) -> str:
+        if self.stdin_broken and self.stdout_fd is not None:
+            return "stopped reading its input (the request could not be written)"
         status = self.wait_exit(0.2)
         if status is None:
             return "closed its output but is still running"
@@ -231,9 +230,9 @@ class BotProcess(Transport):
     def cpu_ns(self) -> int | None:
         """CPU time of everything the bot started: from its cgroup, else from /proc for its group."""
         if self.plan.cgroup is not None:
-            used = self.plan.cgroup.cpu_ns()
-            if used is not None:
-                return used
+            return self.plan.cgroup.cpu_ns()
+        if self.plan.jailed:
+            return None  # the jail puts the bot in a session of its own: its CPU time cannot be found
         return group_cpu_ns(self.popen.pid)
 
     def wait_exit(self, timeout_s: float) -> int | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import selectors
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -53,8 +54,9 @@ class Transport(ABC):
         self.buffer = bytearray()
         self.eof = False
         self.bytes_read = 0
+        self.stdin_broken = False
         self._eof_at_ns = 0
-        self._line_at_ns: list[int] = []
+        self._line_at_ns: deque[int] = deque()
 
     @abstractmethod
     def send(self, data: bytes) -> None:
@@ -112,7 +114,7 @@ class Transport(ABC):
                 return None
             line = bytes(self.buffer[:end])
             del self.buffer[: end + 1]
-            at_ns = self._line_at_ns.pop(0)
+            at_ns = self._line_at_ns.popleft()
             if len(line) > limit:
                 return LineEvent(LineKind.OVERLONG, line[:limit], at_ns)
             if skip_blank and not line.strip(b" \t\r"):

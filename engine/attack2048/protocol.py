@@ -122,7 +122,9 @@ def parse_slide(line: str) -> Slide:
 class Attack2048Referee(RefereeProtocol):
     """The referee side: exact bytes out, typed actions in, ``quit`` to attacker then defender."""
 
-    line_rules = LineRules(max_bytes=MAX_LINE_BYTES, skip_blank=True, fragment_at_eof_is_line=False)
+    line_rules = LineRules(
+        max_bytes=MAX_LINE_BYTES, skip_blank=True, fragment_at_eof_is_line=False, broken_pipe_is_crash=True
+    )
 
     def request(self, state: State, request: Request) -> bytes:
         assert isinstance(state, Attack2048State)

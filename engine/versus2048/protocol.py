@@ -35,7 +35,7 @@ def judge_tokens(line: str) -> list[str]:
 
 def judge_int(token: str) -> int:
     """A 32-bit integer token ``[+-]?[0-9]+``, or ParseError."""
-    if not _INTEGER.fullmatch(token) or int(token) not in _INT32:
+    if len(token) > 12 or not _INTEGER.fullmatch(token) or int(token) not in _INT32:
         raise ParseError(f"{token!r} is not a 32-bit integer")
     return int(token)
 

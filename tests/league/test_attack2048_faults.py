@@ -122,3 +122,12 @@ def test_league_bot_runs_one_role_byte_exact():
         assert completed.returncode == 0, completed.stderr
         lines = completed.stdout.split(b"\n")
         assert len(lines) == 3 and lines[-1] == b"" and all(check(line) for line in lines[:2]), lines
+
+
+def test_a_request_that_cannot_be_written_is_a_crash(play_json):
+    # Outside the jail: inside it, the jail's own helpers keep the pipe open (see README).
+    defender = f"{bot_command('attack2048_close_stdin.py')}"
+    data = play_json("attack2048", f"greedy::{defender}", "greedy", "--sandbox", "none")
+    result = data["result"]
+    assert result["termination"] == "CRASH" and result["offenders"] == [0]
+    assert "stopped reading its input" in result["detail"]

@@ -119,3 +119,37 @@ def test_example_configs_are_valid():
 
     for path in sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml")):
         assert load_league(path).config.name == yaml.safe_load(path.read_text())["name"]
+
+
+def test_duplicate_candidates(tmp_path):
+    assert "a candidate is named twice" in error_of(tmp_path, format="gauntlet", candidates=["random", "random"])
+
+
+def test_strict_sandbox_is_refused_before_anything_runs(tmp_path, league_cli, monkeypatch):
+    monkeypatch.setenv("LEAGUE_BWRAP", "")
+    path = write_league(tmp_path, sandbox="strict")
+    for command in ("validate", "run"):
+        status, _, err = league_cli(command, str(path), *(["--no-estimate"] if command == "validate" else []))
+        assert status == 2 and "bubblewrap is not installed" in err
+    assert not (tmp_path / "out" / "games.jsonl").exists()
+
+
+def test_changing_what_a_name_stands_for_changes_the_game_ids(tmp_path):
+    from league.runner import schedule
+
+    base = {spec.game_id for spec in schedule(load_league(write_league(tmp_path)))}
+    for change in (
+        {"seed": 8},
+        {"variants": {"short": {"turns_per_player": 16}}},
+        {"limits": {"memory_mb": 512}},
+        {
+            "bots": [
+                {"name": "random", "builtin": "versus2048.random"},
+                {"name": "greedy", "builtin": "versus2048.random"},
+            ]
+        },
+    ):
+        changed = {spec.game_id for spec in schedule(load_league(write_league(tmp_path, **change)))}
+        assert not base & changed, change
+    kept = {spec.game_id for spec in schedule(load_league(write_league(tmp_path, concurrency=1)))}
+    assert kept == base, "concurrency does not change the games"

@@ -47,10 +47,14 @@ def test_ids_are_unique_and_stable():
     assert not {g.game_id for g in first} & {g.game_id for g in other_league}
 
 
-def test_a_different_seed_changes_seeds_not_ids():
+def test_a_different_seed_or_content_makes_other_games():
     one, two = round_robin("L", BOTS, ["v"], 2, seed=1), round_robin("L", BOTS, ["v"], 2, seed=2)
-    assert [g.game_id for g in one] == [g.game_id for g in two]
+    assert not {g.game_id for g in one} & {g.game_id for g in two}
     assert [g.seed for g in one] != [g.seed for g in two]
+    changed_bot = round_robin("L", BOTS, ["v"], 2, seed=1, fingerprints={"a": "new command"})
+    unchanged = {g.game_id for g in one if "a" not in g.seats}
+    assert {g.game_id for g in changed_bot if "a" not in g.seats} == unchanged
+    assert not {g.game_id for g in changed_bot if "a" in g.seats} & {g.game_id for g in one}
 
 
 def test_gauntlet_pairs_candidates_with_the_field_only():
