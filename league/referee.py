@@ -269,7 +269,7 @@ class Referee:
                     Termination.BAD_OUTPUT,
                     self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
                     f"seat {seat} sent a malformed reply to {self.protocol.describe(state, request)}"
-                    f" ({_shorten(reply)}): {error}",
+                    f" ({_shorten(reply)}): {_cut(str(error))}",
                 )
         if fault is None:
             fault = state.check(request, action)
@@ -301,6 +301,11 @@ class Referee:
 def _shorten(text: str, limit: int = 80) -> str:
     """A reply quoted for a detail sentence, cut to ``limit`` characters."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """A message cut to ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: float = 1.0) -> None:

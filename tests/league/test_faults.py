@@ -75,3 +75,11 @@ def test_a_built_in_bot_that_raises_forfeits_with_the_error():
     assert record.result.termination.value == "CRASH"
     assert record.result.offenders == [1]
     assert "ValueError: bug in my bot" in record.result.detail
+
+
+def test_a_number_too_long_for_the_parser_is_bad_output_not_our_error(play_json):
+    result = play_json("versus2048", bot_command("v2048_bigint.py"), "greedy")["result"]
+    assert result["termination"] == "BAD_OUTPUT"
+    assert result["reason_code"] == "PRESENTATION_ERROR_AT_INIT"
+    assert result["offenders"] == [0]
+    assert "5001 characters" in result["detail"]
