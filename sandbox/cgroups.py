@@ -7,6 +7,7 @@ counted. At the end every process left in the slot is killed and the slot remove
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import time
@@ -39,8 +40,19 @@ def _v1_cpuacct() -> Path | None:
     return None
 
 
+@functools.cache
 def cgroups_problem() -> str | None:
-    """Why per-bot cgroups cannot be made here, or None when they can."""
+    """Why per-bot cgroups cannot be made here, or None when they can (probed once by making one)."""
+    problem = _tree_problem()
+    if problem is None:
+        try:
+            CgroupSlot.create(f"probe{os.getpid()}", 64, 8).destroy()
+        except OSError as error:
+            return f"a cgroup with memory and pids caps cannot be made ({error})"
+    return problem
+
+
+def _tree_problem() -> str | None:
     roots: list[Path] = []
     v2 = _v2_root()
     if v2 is not None:
