@@ -131,6 +131,15 @@ class Geometry:
                 return True
         return False
 
+    def best_gain(self, board: Board) -> int:
+        """The most one effective slide of ``board`` scores; -1 if no slide changes it."""
+        best = -1
+        for direction in DIRECTIONS:
+            outcome = self.slide(board, direction)
+            if outcome.board != board and outcome.gain > best:
+                best = outcome.gain
+        return best
+
     def effective_moves(self, board: Board) -> dict[str, SlideOutcome]:
         """The directions that change the board, with their outcomes."""
         moves = {}

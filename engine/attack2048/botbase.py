@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.attack2048.rules import SIZE, Attack2048Observation, Placement, Slide
-from engine.slide import DIRECTIONS, Board, square
+from engine.slide import Board, square
 
 GEOMETRY = square(SIZE)
 _RIGHT = [(i, i + 1) for i in range(SIZE * SIZE) if (i + 1) % SIZE]
@@ -87,16 +87,6 @@ def put(board: Board, cell: int, exponent: int) -> Board:
 def empty_cells(board: Board) -> list[int]:
     """The empty cell indices in reading order."""
     return [i for i, e in enumerate(board) if not e]
-
-
-def best_reply_gain(board: Board) -> int:
-    """The most a defender can score with one slide of ``board``; -1 if it is stuck."""
-    best = -1
-    for direction in DIRECTIONS:
-        outcome = GEOMETRY.slide(board, direction)
-        if outcome.board != board and outcome.gain > best:
-            best = outcome.gain
-    return best
 
 
 class Attacker:

@@ -24,7 +24,7 @@ left), so it places a 4 only when the rules permit one. Defenders use ``tiles`` 
 
 from __future__ import annotations
 
-from engine.attack2048.botbase import GEOMETRY, Attacker, Defender, best_reply_gain, empty_cells, put
+from engine.attack2048.botbase import GEOMETRY, Attacker, Defender, empty_cells, put
 from engine.attack2048.search import ExpectimaxAttacker, ExpectimaxDefender
 from engine.slide import Board
 
@@ -47,7 +47,7 @@ class GreedyAttacker(Attacker):
     """Places where the defender's best reply scores least (stuck counts below any score)."""
 
     def choose(self, board: Board, exponents: tuple[int, ...]) -> tuple[int, int]:
-        scored = [(best_reply_gain(put(board, cell, e)), cell, e) for cell in empty_cells(board) for e in exponents]
+        scored = [(GEOMETRY.best_gain(put(board, cell, e)), cell, e) for cell in empty_cells(board) for e in exponents]
         least = min(score for score, _, _ in scored)
         _, cell, e = self.rng.choice([item for item in scored if item[0] == least])
         return cell, e

@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Iterator
 
-from engine.slide import DIRECTIONS, Board, Geometry, square
+from engine.slide import Board, Geometry, square
 from engine.versus2048.rules import Placement, PregameObservation, TurnMove, TurnObservation
 
 Observation = PregameObservation | TurnObservation
@@ -57,16 +57,6 @@ class RandomBot:
         return TurnMove(direction, merges + 1 - k, tuple(cells))
 
 
-def best_reply_gain(geometry: Geometry, board: Board) -> int:
-    """The best score the owner of ``board`` can make in one slide; -1 if it is stuck."""
-    best = -1
-    for direction in DIRECTIONS:
-        outcome = geometry.slide(board, direction)
-        if outcome.board != board and outcome.gain > best:
-            best = outcome.gain
-    return best
-
-
 class GreedyBot:
     """Best one-ply score; attacks with one tile where the opponent's best reply scores least."""
 
@@ -84,7 +74,7 @@ class GreedyBot:
         value = moves[direction].merges + 1
         scored = []
         for cell in _empty_cells(obs.opponent_board, n):
-            reply = best_reply_gain(geometry, _put(obs.opponent_board, [cell], value, n))
+            reply = geometry.best_gain(_put(obs.opponent_board, [cell], value, n))
             scored.append((reply, cell))
         least = min(reply for reply, _ in scored)
         cell = self.rng.choice([cell for reply, cell in scored if reply == least])
