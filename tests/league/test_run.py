@@ -132,3 +132,15 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
     assert "Run the same command again to resume" in err
     lines = (output / "games.jsonl").read_text().splitlines()
     assert lines and all(json.loads(line)["game_id"] for line in lines)
+
+
+def test_a_changed_config_plays_new_games_and_the_report_shows_only_them(ray_local, tmp_path, league_cli):
+    first = load_league(write_league(tmp_path, games_per_pair=2))
+    run_league(first)
+    changed = load_league(write_league(tmp_path, games_per_pair=2, seed=8))
+    summary = run_league(changed)
+    assert (summary.played, summary.skipped) == (6, 0), "a new seed makes new games"
+    assert len(stored_ids(changed.output)) == 12
+    status, out, _ = league_cli("report", str(changed.output))
+    assert status == 0 and "report:" in out
+    assert "6 games scored" in (changed.output / "report.md").read_text()
