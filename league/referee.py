@@ -16,7 +16,7 @@ from typing import Any
 from engine.core import Fault, Game, ProcessKey, Request, Result, State, Termination
 from engine.protocol import RefereeProtocol
 from sandbox.process import BotProcess, LaunchError
-from sandbox.transport import LineEvent, LineKind, Poller, Transport
+from sandbox.transport import InProcessTransport, LineEvent, LineKind, Poller, Transport
 
 Launcher = Callable[[ProcessKey], Transport]
 """Starts the bot process of one seat's role for one epoch."""
@@ -89,6 +89,7 @@ class _Pending:
     allowance_ms: int
     sent_ns: int
     cpu_start_ns: int | None
+    referee_busy_ns: int = 0
 
 
 class Referee:
@@ -182,12 +183,22 @@ class Referee:
     def _ask(self, state: State, requests: list[Request]) -> None:
         pending: dict[Request, _Pending] = {}
         cpu_clock = self.clock.kind == "cpu"
+        transports = {}
         for request in requests:
             transport = self._transport(state, request)
             if transport is None:
                 raise RuntimeError(f"no process for {request}: the state asked before starting one")
+            transports[request] = transport
+        # Programs are asked first. A built-in answers inside send(), and while it thinks the
+        # referee cannot read: that time is the referee's, not charged to the programs waiting.
+        for request in sorted(requests, key=lambda r: isinstance(transports[r], InProcessTransport)):
+            transport = transports[request]
             cpu_start = transport.cpu_ns() if cpu_clock else None
+            began = time.monotonic_ns()
             transport.send(self.protocol.request(state, request))
+            if isinstance(transport, InProcessTransport):
+                for earlier in pending.values():
+                    earlier.referee_busy_ns += time.monotonic_ns() - began
             allowance = state.time_allowance_ms(request)
             pending[request] = _Pending(transport, allowance, time.monotonic_ns(), cpu_start)
         accepted: dict[Request, Any] = {}
@@ -196,7 +207,7 @@ class Referee:
             next_deadline: int | None = None
             for request, wait in list(pending.items()):
                 start = wait.transport.flushed_at_ns()
-                since = start if start is not None else wait.sent_ns
+                since = (start if start is not None else wait.sent_ns) + wait.referee_busy_ns
                 event = wait.transport.take_line(
                     self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes
                 )
