@@ -18,7 +18,7 @@ import math
 import multiprocessing
 import statistics
 
-from league.cli import build_game
+from league.cli_args import build_game
 from league.players import make_launcher, parse_bot_argument
 from league.referee import play_match
 

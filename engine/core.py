@@ -188,6 +188,10 @@ class Game(BaseModel, ABC):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: ClassVar[str]
+    title: ClassVar[str] = ""
+    """One line for people: what the game is and where it comes from."""
+    score_label: ClassVar[str] = "score"
+    """What ``Result.scores`` count, as results are labelled ("score", "games won")."""
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     roles: ClassVar[tuple[str, ...]] = (PLAY,)

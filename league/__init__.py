@@ -1,1 +1,1 @@
-"""The league runner: referee, players, command line (and later schedules, Ray, ratings, reports)."""
+"""The league runner: referee, players, config, schedules, the Ray runner, store, ratings, reports, CLI."""

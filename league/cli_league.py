@@ -1,4 +1,10 @@
-"""``league run``, ``league validate`` and ``league report``: whole leagues from a YAML file."""
+"""``league run``, ``league validate`` and ``league report``: whole leagues from a YAML file.
+
+Before anything plays, a league is checked whole: the file, every bot's command, parameters and
+files (readable by the jailed bot), the jail itself and the report folder. A problem is one line
+and exit status 2 with nothing written. A run whose games failed for reasons of ours exits 1 and
+says so on its last line.
+"""
 
 from __future__ import annotations
 
@@ -8,29 +14,40 @@ import time
 from pathlib import Path
 from typing import Any
 
+from league.cli_args import UsageError, parse_assignment
 from league.config import ConfigError, League, load_league
 from league.store import StoreBusy
 from sandbox.jail import Sandbox, SandboxError
 
 EXIT_INTERRUPTED = 130
+EXIT_GAMES_FAILED = 1
 
 
-class LeagueUsageError(Exception):
-    """A bad league file or argument; the message is shown as is (exit status 2)."""
+def load(args: argparse.Namespace, create_output: bool) -> League:
+    """The league of ``args.file`` with ``--set`` applied to every variant, checked whole.
 
+    Args:
+        args: The command's arguments.
+        create_output: Make the report folder and try writing in it (``run``); ``validate``
+            only looks, and writes nothing.
 
-def load(args: argparse.Namespace) -> League:
-    """The league of ``args.file`` with ``--set`` applied to every variant."""
-    from league.cli import parse_assignment
-
+    Raises:
+        UsageError: Anything that would stop the league, with the file, the key and the fix.
+    """
     try:
         league = load_league(args.file)
         assignments = dict(parse_assignment(text) for text in getattr(args, "set", None) or [])
         if assignments:
             variants = {name: {**params, **assignments} for name, params in league.config.variants.items()}
             league = load_league(args.file, {"variants": variants})
+        try:
+            sandbox = Sandbox(league.config.sandbox.mode, league.config.limits)
+        except SandboxError as error:
+            raise ConfigError(f"{league.path}: {error}") from None
+        league.check_bots(sandbox)
+        league.check_output(create=create_output)
     except ConfigError as error:
-        raise LeagueUsageError(str(error)) from None
+        raise UsageError(str(error)) from None
     return league
 
 
@@ -76,12 +93,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Check a league file and say what it will do."""
     from league.runner import schedule
 
-    league = load(args)
+    league = load(args, create_output=False)
     specs = schedule(league)
-    try:
-        Sandbox(league.config.sandbox.mode, league.config.limits)
-    except SandboxError as error:
-        raise LeagueUsageError(f"{league.path}: {error}") from None
     print(describe(league, len(specs)))
     if not args.no_estimate:
         seconds = estimate_seconds(league)
@@ -98,7 +111,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from league.report import write_report
     from league.runner import run_league, schedule
 
-    league = load(args)
+    league = load(args, create_output=True)
     print(describe(league, len(schedule(league))), file=sys.stderr)
     columns = [
         TextColumn("[bold]{task.description}"),
@@ -122,17 +135,27 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             summary = run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
         except (SandboxError, StoreBusy) as error:
-            raise LeagueUsageError(str(error)) from None
+            raise UsageError(str(error)) from None
     note = f"{summary.played} played, {summary.skipped} already stored, {summary.total} in all"
-    if summary.infra_errors:
-        note += f"; {summary.infra_errors} failed for reasons of ours (rerun to retry them)"
     if summary.interrupted:
-        print(f"league: stopped: {note}. Run the same command again to resume.", file=sys.stderr)
+        removed = " (the old report was removed: it described other games)" if summary.removed_report else ""
+        print(
+            f"league: stopped: {note}{removed}. Run the same command again to resume,"
+            f" or `league report {league.output}` for a report of the games stored so far.",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     ids = [spec.game_id for spec in schedule(league)]
     files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
     print(f"report: {files[-1]}")
+    if summary.infra_errors:
+        print(
+            f"league: error: {summary.infra_errors} of {summary.total} games failed for reasons of ours and are not"
+            f" in the report (first: {summary.infra_detail}); run the same command again to retry them",
+            file=sys.stderr,
+        )
+        return EXIT_GAMES_FAILED
     return 0
 
 
@@ -150,7 +173,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 0
     records = ResultStore(folder / "games.jsonl").records()
     if not records:
-        raise LeagueUsageError(f"{folder}: no games.jsonl with games in it")
+        raise UsageError(f"{folder}: no games.jsonl with games in it")
     bots: list[str] = []
     variants: list[str] = []
     for record in sorted(records, key=lambda r: r["spec"]["index"]):

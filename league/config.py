@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,7 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine import GAMES
 from engine.core import Game
-from league.players import BotSpec, BotSpecError, check_command, parse_bot_argument
+from league.players import (
+    BotSpec,
+    BotSpecError,
+    check_builtin_params,
+    check_command,
+    check_program_access,
+    parse_bot_argument,
+)
+from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -48,6 +57,10 @@ class BotConfig(_Strict):
             raise ValueError(f"give exactly one of builtin, command or roles (got {', '.join(given) or 'none'})")
         if not _NAME.fullmatch(self.name):
             raise ValueError(f"name {self.name!r}: use letters, digits, '_', '.', '-'")
+        if self.params and self.builtin is None:
+            raise ValueError("params are for built-in bots; a program takes its options in its command")
+        if self.cwd is not None and self.builtin is not None:
+            raise ValueError("cwd is for programs; a built-in runs in the league's own process")
         return self
 
 
@@ -136,11 +149,53 @@ class League:
 
     @property
     def output(self) -> Path:
-        """The report folder (``output``, default ``reports/<name>/``)."""
-        if self.config.output:
-            output = Path(self.config.output)
-            return output if output.is_absolute() else self.path.parent / output
-        return Path("reports") / self.config.name
+        """The report folder: ``output``, default ``reports/<name>/``, relative to the league file."""
+        output = Path(self.config.output) if self.config.output else Path("reports") / self.config.name
+        return output if output.is_absolute() else self.path.parent / output
+
+    def output_problem(self, create: bool) -> str | None:
+        """Why the report folder cannot be written, or None.
+
+        Args:
+            create: Make the folder and try a file in it (``run``); otherwise only look (``validate``
+                writes nothing).
+        """
+        folder = self.output
+        existing = folder
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir():
+            return f"{existing} is a file, not a folder"
+        if not create:
+            return None if os.access(existing, os.W_OK | os.X_OK) else f"{existing} is not writable"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as error:
+            return f"{error.filename or folder}: {error.strerror or error}"
+        return None
+
+    def check_output(self, create: bool) -> None:
+        """Raise ``ConfigError`` naming the folder and the fix if the report folder cannot be written."""
+        problem = self.output_problem(create)
+        if problem is not None:
+            raise ConfigError(
+                f"{self.path}: output: cannot write the report folder {self.output} ({problem});"
+                " choose another with output: in the file"
+            )
+
+    def check_bots(self, sandbox: Sandbox) -> None:
+        """Refuse program bots that cannot be jailed here or whose files the jailed bot cannot read.
+
+        Raises:
+            ConfigError: Naming the file, the bot, the path and the fix.
+        """
+        for index, spec in enumerate(self.bots.values()):
+            try:
+                check_program_access(spec, sandbox, self.sandbox_read_only)
+            except BotSpecError as error:
+                raise ConfigError(f"{self.path}: bots[{index}] ({spec.name}): {_unnamed(error)}") from None
 
     @property
     def sandbox_read_only(self) -> list[str]:
@@ -187,7 +242,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
     game_class = GAMES[config.game]
     games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}
-    bots = {bot.name: _bot(path, game_class, index, bot) for index, bot in enumerate(config.bots)}
+    bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
     return League(config, path, games, bots)
 
 
@@ -205,15 +260,25 @@ def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, An
         raise ConfigError(f"{path}: variants.{name}.{key}: {problem['msg']}") from None
 
 
-def _bot(path: Path, game_class: type[Game], index: int, bot: BotConfig) -> BotSpec:
+def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
     where = f"{path}: bots[{index}] ({bot.name})"
     cwd = str((path.parent / bot.cwd).resolve()) if bot.cwd else str(path.parent.resolve())
+    game_class = type(games[0])
     try:
         if bot.builtin is not None:
-            spec = parse_bot_argument(game_class, bot.builtin)
+            try:
+                spec = parse_bot_argument(game_class, bot.builtin)
+            except BotSpecError as error:
+                raise BotSpecError(f"builtin: {error}") from None
             if spec.builtin is None:
                 raise BotSpecError(f"builtin: {bot.builtin!r} is not a built-in bot of {game_class.name}")
             spec = BotSpec(name=bot.name, builtin=spec.builtin, params=bot.params)
+            for game in games:  # each variant tells the bot its own rules: every one must be accepted
+                try:
+                    checked = check_builtin_params(game, spec)
+                except BotSpecError as error:
+                    raise BotSpecError(f"params: {_unnamed(error)}") from None
+            spec = checked
         elif bot.command is not None:
             spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd)
         else:
@@ -226,8 +291,13 @@ def _bot(path: Path, game_class: type[Game], index: int, bot: BotConfig) -> BotS
             spec = BotSpec(name=bot.name, roles=roles)
         check_command(spec)
     except BotSpecError as error:
-        raise ConfigError(f"{where}: {error}") from None
+        raise ConfigError(f"{where}: {_unnamed(error)}") from None
     return spec
+
+
+def _unnamed(error: Exception) -> str:
+    """A bot error's message without its leading "bot 'NAME': " (the file's key names the bot)."""
+    return re.sub(r"^bot '[^']*': ", "", str(error))
 
 
 def _argv(command: list[str] | str) -> tuple[str, ...]:

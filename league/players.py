@@ -2,30 +2,35 @@
 
 A built-in bot runs in this process through the bot side of its game's protocol (fast, same
 bytes), or as a real program (``league bot GAME.NAME``). A program is any command line that
-speaks the game's protocol on stdin/stdout.
+speaks the game's protocol on stdin/stdout, run in its own folder (``cwd``) inside the jail.
+Everything that would make a bot fail every game (an unknown name, a command that cannot start,
+files the jailed bot cannot read, bad parameters) is refused here, before anything plays.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
-import os
 import shlex
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.core import PLAY, Game, ProcessKey, derive_seed
+from league.builtins import BuiltinError, builtin_names, builtin_params, check_params, make_bot
+from league.commands import CommandError, check_command_line
+from league.inprocess import InProcessTransport
 from league.referee import Launcher
-from sandbox.jail import Sandbox
+from sandbox.jail import Sandbox, SandboxError
 from sandbox.limits import Limits
 from sandbox.process import BotProcess, LaunchError
-from sandbox.transport import InProcessTransport, Transport
+from sandbox.transport import Transport
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-_SCRIPT_SUFFIXES = (".py", ".js", ".jar", ".rb", ".pl", ".class", ".sh", ".lua", ".php")
 
 
 class BotSpecError(ValueError):
@@ -58,6 +63,10 @@ class BotSpec:
         """The spec that plays ``role`` (itself unless it has one per role)."""
         return self.roles[role] if self.roles else self
 
+    def sides(self) -> list[BotSpec]:
+        """The specs that run: one per role, or itself."""
+        return list(self.roles.values()) if self.roles else [self]
+
     def describe(self) -> str:
         """What the bot is, for people."""
         if self.roles:
@@ -67,14 +76,20 @@ class BotSpec:
         return shlex.join(self.command or ())
 
 
-def parse_bot_argument(game: type[Game], text: str, as_program: bool = False) -> BotSpec:
+def parse_bot_argument(game: type[Game], text: str, as_program: bool = False, cwd: str | None = None) -> BotSpec:
     """A BOT argument of the CLI: a built-in name (``greedy`` or ``GAME.greedy``) or a command line.
 
     For a game with two roles (attack2048) ``ROLE1::ROLE2`` gives one side per role, each a
     built-in name or a command line; a lone built-in name plays every role.
 
+    Args:
+        game: The game.
+        text: The argument.
+        as_program: Run built-ins as programs.
+        cwd: The folder a command runs in (None: the current one).
+
     Raises:
-        BotSpecError: A built-in of another game, an unknown built-in, or an empty command.
+        BotSpecError: A built-in of another game, an unknown name, or an empty command.
     """
     if "::" in text:
         parts = text.split("::")
@@ -85,17 +100,17 @@ def parse_bot_argument(game: type[Game], text: str, as_program: bool = False) ->
                 if len(game.roles) > 1
                 else f"{text!r}: {game.name} bots have one role; '::' is for attack2048-like games"
             )
-        sides = [_parse_one_side(game, part.strip(), as_program) for part in parts]
+        sides = [_parse_one_side(game, part.strip(), as_program, cwd) for part in parts]
         roles = dict(zip(game.roles, sides, strict=True))
         return BotSpec(name="::".join(side.name for side in sides), roles=roles)
-    spec = _parse_one_side(game, text.strip(), as_program)
+    spec = _parse_one_side(game, text.strip(), as_program, cwd)
     if spec.command is not None and len(game.roles) > 1:
         wanted = "::".join(role.upper() for role in game.roles)
         raise BotSpecError(f"{text!r}: a {game.name} program needs one command per role, as {wanted}")
     return spec
 
 
-def _parse_one_side(game: type[Game], text: str, as_program: bool) -> BotSpec:
+def _parse_one_side(game: type[Game], text: str, as_program: bool, cwd: str | None) -> BotSpec:
     if not text:
         raise BotSpecError("an empty bot argument")
     if " " not in text and "/" not in text:
@@ -105,11 +120,21 @@ def _parse_one_side(game: type[Game], text: str, as_program: bool) -> BotSpec:
         candidate = short if dot and prefix == game.name else text
         if candidate in game.builtin_bots():
             return BotSpec(name=candidate, builtin=f"{game.name}.{candidate}", as_program=as_program)
+        known = f"its built-ins: {', '.join(builtin_names(game))}"
         if dot and prefix == game.name:
-            known = ", ".join(sorted(game.builtin_bots()))
-            raise BotSpecError(f"{game.name} has no built-in bot {candidate!r}; built-ins: {known}")
+            raise BotSpecError(f"{candidate!r} is not a {game.name} built-in; {known}")
+        if shutil.which(text) is None and not (Path(cwd or ".") / text).is_file():
+            elsewhere = sorted(name for name in _game_names() if candidate in _builtins_of(name))
+            if elsewhere:
+                raise BotSpecError(
+                    f"{candidate!r} is not a {game.name} built-in (it is one of {' and '.join(elsewhere)}'s); {known}"
+                )
+            raise BotSpecError(
+                f"{text!r} is neither a {game.name} built-in ({known}) nor a program on PATH;"
+                " give a program as a path or a quoted command line, e.g. './mybot' or 'python3 bot.py'"
+            )
     argv = tuple(shlex.split(text))
-    return BotSpec(name=Path(argv[-1]).stem or argv[0], command=argv)
+    return BotSpec(name=Path(argv[-1]).stem or argv[0], command=argv, cwd=cwd)
 
 
 def _game_names() -> set[str]:
@@ -118,48 +143,90 @@ def _game_names() -> set[str]:
     return set(GAMES)
 
 
+def _builtins_of(game: str) -> list[str]:
+    from engine import GAMES
+
+    return builtin_names(GAMES[game])
+
+
+def unique_names(specs: Sequence[BotSpec]) -> list[BotSpec]:
+    """The specs with names that tell seats apart: ``bot`` and ``bot`` become ``a/bot`` and ``b/bot``.
+
+    A program's name gains its folder where that makes it unique; what is still shared gets the
+    seat number (``greedy#0``, ``greedy#1``).
+    """
+    names = [spec.name for spec in specs]
+    if len(set(names)) == len(names):
+        return list(specs)
+    renamed = []
+    for spec in specs:
+        name = spec.name
+        if names.count(name) > 1 and spec.command is not None:
+            script = Path(spec.command[-1])
+            name = f"{script.parent.name}/{script.stem}" if script.parent.name else name
+        renamed.append(name)
+    final = [f"{name}#{seat}" if renamed.count(name) > 1 else name for seat, name in enumerate(renamed)]
+    return [dataclasses.replace(spec, name=name) for spec, name in zip(specs, final, strict=True)]
+
+
 def check_command(spec: BotSpec) -> None:
-    """Fail early on a command that cannot start: missing program or missing script file.
+    """Fail early on a command that cannot start (see ``league.commands``).
 
     Raises:
-        BotSpecError: The message names the bot, its command and what is missing.
+        BotSpecError: The message names the bot, its command and what is wrong.
     """
-    if spec.roles:
-        for side in spec.roles.values():
-            check_command(side)
-        return
-    if spec.command is None:
-        return
-    cwd = Path(spec.cwd or ".")
-    if not cwd.is_dir():
-        raise BotSpecError(f"bot {spec.name!r}: working folder {str(cwd)!r} does not exist")
-    program = spec.command[0]
-    if "/" in program:
-        path = cwd / program
-        if not path.is_file():
-            raise BotSpecError(f"bot {spec.name!r}: {program!r} does not exist (in {cwd.resolve()})")
-        if not os.access(path, os.X_OK):
-            raise BotSpecError(f"bot {spec.name!r}: {program!r} is not executable (chmod +x it)")
-    elif shutil.which(program) is None:
-        raise BotSpecError(f"bot {spec.name!r}: program {program!r} is not on PATH")
-    for argument in spec.command[1:]:
-        if argument.endswith(_SCRIPT_SUFFIXES) and not argument.startswith("-") and not (cwd / argument).exists():
-            raise BotSpecError(f"bot {spec.name!r}: file {argument!r} named in its command does not exist")
+    for side in spec.sides():
+        if side.command is not None:
+            try:
+                check_command_line(side.command, Path(side.cwd or "."))
+            except CommandError as error:
+                raise BotSpecError(f"bot {spec.name!r}: {error}") from None
 
 
-def builtin_class(game: type[Game], builtin: str, role: str) -> type:
-    """The class of a built-in ``GAME.NAME`` playing ``role``.
+def check_builtin_params(game: Game, spec: BotSpec) -> BotSpec:
+    """The spec with its built-in parameters checked and converted; ``params`` on a program is an error.
 
-    A game whose bots have several roles maps each built-in name to a class per role.
+    Raises:
+        BotSpecError: An unknown parameter (the valid ones named), a wrong type, or a refusal.
     """
-    _, _, short = builtin.rpartition(".")
-    entry = game.builtin_bots()[short]
-    return entry[role] if isinstance(entry, Mapping) else entry
+    if not spec.params:
+        return spec
+    if spec.builtin is None:
+        raise BotSpecError(
+            f"bot {spec.name!r}: params are for built-in bots; a program takes its options in its command"
+        )
+    try:
+        return dataclasses.replace(spec, params=check_params(game, spec.builtin, spec.params))
+    except BuiltinError as error:
+        raise BotSpecError(f"bot {spec.name!r}: {error}") from None
 
 
-def builtin_params(game: Game, spec: BotSpec) -> dict[str, Any]:
-    """A built-in's parameters: the game's rules it must know, then its own ``params``."""
-    return {**game.bot_rules(), **spec.params}
+def check_program_access(spec: BotSpec, sandbox: Sandbox, read_only: Sequence[str] = ()) -> None:
+    """Refuse a program that cannot be jailed here, or whose files the jailed bot cannot read.
+
+    Raises:
+        BotSpecError: The message names the bot, the file and the fix.
+    """
+    for side in spec.sides():
+        if side.builtin is not None and not side.as_program:
+            continue
+        try:
+            sandbox.require_isolation(f"bot {spec.name!r}")
+        except SandboxError as error:
+            raise BotSpecError(str(error)) from None
+        if side.command is not None:
+            found = sandbox.unreadable(side.command, side.cwd, [*read_only, *program_read_only(side)])
+            if found is not None:
+                raise BotSpecError(f"bot {spec.name!r}: {found.message()}")
+
+
+def program_read_only(spec: BotSpec) -> list[str]:
+    """Host paths a program needs besides its own: this project for built-ins and ``league bot`` commands."""
+    argv = spec.command or ()
+    runs_league = bool(argv) and (
+        Path(argv[0]).name == "league" or any(a == "-m" and b == "league" for a, b in itertools.pairwise(argv))
+    )
+    return [str(PROJECT_ROOT)] if spec.builtin is not None or runs_league else []
 
 
 def program_command(game: Game, spec: BotSpec, seed: int, role: str) -> list[str]:
@@ -170,7 +237,7 @@ def program_command(game: Game, spec: BotSpec, seed: int, role: str) -> list[str
     command = [sys.executable, "-m", "league", "bot", spec.builtin, "--seed", str(seed)]
     if role != PLAY:
         command += ["--role", role]
-    for key, value in builtin_params(game, spec).items():
+    for key, value in builtin_params(game, spec.builtin, role, spec.params).items():
         command += ["--param", f"{key}={json.dumps(value)}"]
     return command
 
@@ -191,15 +258,15 @@ def make_launcher(game: Game, spec: BotSpec, seat: int, match_seed: int, sandbox
         seed = derive_seed(match_seed, "bot", seat, key.role, key.epoch)
         side = spec.for_role(key.role)
         if side.builtin is not None and not side.as_program:
-            bot = builtin_class(type(game), side.builtin, key.role)(seed=seed, **builtin_params(game, side))
+            bot = make_bot(game, side.builtin, key.role, seed, side.params)
             return InProcessTransport(game.bot_protocol(bot), limits.line_bytes)
         try:
             return BotProcess(
                 program_command(game, side, seed, key.role),
-                cwd=side.cwd,
+                cwd=side.cwd if side.builtin is None else str(PROJECT_ROOT),
                 max_line_bytes=limits.line_bytes,
                 sandbox=sandbox,
-                read_only=[str(PROJECT_ROOT)] if side.builtin is not None else [],
+                read_only=program_read_only(side),
                 max_output_bytes=limits.output_bytes,
             )
         except LaunchError as error:

@@ -15,8 +15,9 @@ from typing import Any
 
 from engine.core import Fault, Game, ProcessKey, Request, Result, State, Termination
 from engine.protocol import RefereeProtocol
+from league.inprocess import InProcessTransport
 from sandbox.process import BotProcess, LaunchError
-from sandbox.transport import InProcessTransport, LineEvent, LineKind, Poller, Transport
+from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
 Launcher = Callable[[ProcessKey], Transport]
 """Starts the bot process of one seat's role for one epoch."""
@@ -43,21 +44,40 @@ class Move:
     fault: str | None = None
 
 
+@dataclass(frozen=True)
+class StderrTail:
+    """What one bot process wrote to stderr (its last few KB), kept with the match.
+
+    Attributes:
+        seat: Whose process.
+        role: In which role.
+        epoch: Which of the seat's processes in that role (a game of a best of three, a half).
+        text: The tail, decoded leniently.
+    """
+
+    seat: int
+    role: str
+    epoch: int
+    text: str
+
+
 @dataclass
 class MatchRecord:
-    """What a match produced: the result, every reply with its time, and each seat's time.
+    """What a match produced: the result, every reply with its time, each seat's time, stderr.
 
     Attributes:
         result: The outcome.
         moves: Every reply in order.
         time_used_ms: Per seat, the sum of its replies' elapsed times.
         final_state: The state at the end, as JSON data (for replays and summaries).
+        stderr: What each process wrote to stderr, in the order they stopped (silent ones left out).
     """
 
     result: Result
     moves: list[Move] = field(default_factory=list)
     time_used_ms: list[int] = field(default_factory=list)
     final_state: dict[str, Any] = field(default_factory=dict)
+    stderr: list[StderrTail] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -116,6 +136,7 @@ class Referee:
         self.poller = Poller()
         self.moves: list[Move] = []
         self.time_used_ms = [0] * len(self.launchers)
+        self.stderr: list[StderrTail] = []
 
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
@@ -131,7 +152,7 @@ class Referee:
         finally:
             self._stop(list(self.running), state)
             self.poller.close()
-        return MatchRecord(state.result(), self.moves, self.time_used_ms, state.to_json())
+        return MatchRecord(state.result(), self.moves, self.time_used_ms, state.to_json(), self.stderr)
 
     # -- processes -------------------------------------------------------------------------
     def _sync_processes(self, state: State) -> None:
@@ -172,6 +193,10 @@ class Referee:
             if not isinstance(transport, BotProcess):
                 transport.close()
         stop_processes(processes, self.protocol.shutdown_wait_ms() / 1000)
+        for key, transport in zip(keys, transports, strict=True):
+            text = transport.stderr_text()
+            if text:
+                self.stderr.append(StderrTail(key.seat, key.role, key.epoch, text))
 
     def _transport(self, state: State, request: Request) -> Transport | None:
         for key, transport in self.running.items():
@@ -297,6 +322,10 @@ class Referee:
         if event is None:
             termination = Termination.TIMEOUT
             detail = f"seat {seat} sent no reply to {what} within {state.time_allowance_ms(request)} ms"
+            if transport.buffer:
+                detail += f"; it sent {_shorten(bytes(transport.buffer).decode('latin-1'))} without a newline"
+            elif transport.bytes_read == 0:
+                detail += "; it has printed nothing at all: is its stdout flushed after each line?"
         elif event.kind == LineKind.EOF:
             termination = Termination.CRASH
             detail = f"seat {seat} {transport.describe_exit()} before answering {what}"

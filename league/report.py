@@ -209,6 +209,22 @@ def strength_frame(bots: Sequence[str], records: list[dict[str, Any]]) -> tuple[
     return frame, verdicts
 
 
+TABLES = ("standings.csv", "ratings.csv", "variants.csv", "strength.csv")
+CHARTS = ("ratings.png", "matrix.png", "convergence.png", "scores.png")
+PAGES = ("report.md", "index.html")
+
+
+def remove_report(folder: Path) -> list[Path]:
+    """Delete the report files of ``folder`` (not the store); returns those that were there."""
+    removed = []
+    for name in (*TABLES, *CHARTS, *PAGES):
+        path = folder / name
+        if path.exists():
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
 def write_report(
     folder: Path,
     league_name: str,
@@ -236,12 +252,13 @@ def write_report(
         v: league_table([r for r in records if r["spec"]["variant"] == v], bots, keep_history=False) for v in variants
     }
     strength, verdicts = strength_frame(bots, records)
-    charts = {
-        "ratings.png": lambda p: _chart_ratings(overall, order, p),
-        "matrix.png": lambda p: _chart_matrix(overall, order, p),
-        "convergence.png": lambda p: _chart_convergence(overall, order, p),
-        "scores.png": lambda p: _chart_scores(records, variants, p),
-    }
+    drawers = (
+        lambda p: _chart_ratings(overall, order, p),
+        lambda p: _chart_matrix(overall, order, p),
+        lambda p: _chart_convergence(overall, order, p),
+        lambda p: _chart_scores(records, variants, p),
+    )
+    charts = dict(zip(CHARTS, drawers, strict=True))
     data = ReportData(
         name=league_name,
         records=records,
@@ -254,12 +271,8 @@ def write_report(
         charts=list(charts),
     )
     written = []
-    for name, frame in (
-        ("standings.csv", data.standings),
-        ("ratings.csv", data.ratings),
-        ("variants.csv", data.by_variant),
-        ("strength.csv", data.strength),
-    ):
+    frames = (data.standings, data.ratings, data.by_variant, data.strength)
+    for name, frame in zip(TABLES, frames, strict=True):
         frame.to_csv(folder / name, index=False)
         written.append(folder / name)
     for name, draw in charts.items():

@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from league.config import League
+from league.report import remove_report
 from league.schedule import GameSpec, gauntlet, round_robin
 from league.store import ResultStore
 from league.worker import LeagueSetup, infra_record, play_game, spec_to_data
-from sandbox.jail import Sandbox
+from sandbox.jail import Sandbox, sweep_stale_scratch
 
 TASK_RETRIES = 3
 
@@ -40,6 +41,8 @@ class RunSummary:
         infra_errors: Games that failed for reasons of ours (replayed by the next run).
         interrupted: Whether the run was stopped before the end (Ctrl-C).
         seconds: Wall time of the run.
+        infra_detail: What the first game that failed for reasons of ours said.
+        removed_report: Whether an old report was removed because it no longer matched the store.
     """
 
     total: int
@@ -48,6 +51,8 @@ class RunSummary:
     infra_errors: int = 0
     interrupted: bool = False
     seconds: float = 0.0
+    infra_detail: str = ""
+    removed_report: bool = False
 
 
 def fingerprints(league: League) -> dict[str, str]:
@@ -184,6 +189,8 @@ def run_league(
     write_manifest(league, specs)
     todo = [spec for spec in specs if spec.game_id not in done]
     summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo))
+    if todo:  # the old report describes other games: gone until this run rewrites it
+        summary.removed_report = bool(remove_report(league.output))
     if on_progress:
         on_progress(summary.skipped, summary.total)
     if not todo:
@@ -221,6 +228,7 @@ def run_league(
                     cause = getattr(error, "cause", None) or error
                     record = infra_record(spec.to_json(), f"{type(cause).__name__}: {cause}".splitlines()[0])
                     summary.infra_errors += 1
+                    summary.infra_detail = summary.infra_detail or record["result"]["detail"]
                 store.append(record)
                 summary.played += 1
                 if on_progress:
@@ -233,6 +241,7 @@ def run_league(
         store.close()
         if we_started:
             ray.shutdown()
+            sweep_stale_scratch()  # bots' scratch folders of workers that died with the cluster
         summary.seconds = time.monotonic() - started
     return summary
 

@@ -91,6 +91,7 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
         "result": record.result.to_json(),
         "time_used_ms": record.time_used_ms,
         "moves": [[m.seat, m.role, _stored_reply(m.reply), m.elapsed_ms, m.fault] for m in record.moves],
+        "stderr": [asdict(tail) for tail in record.stderr],
         "worker": f"{socket.gethostname()}:{os.getpid()}",
     }
 

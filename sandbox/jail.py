@@ -14,8 +14,12 @@ The launch chain, all started straight from ``subprocess.Popen`` (no Python in t
 * ``setpriv`` drops to the slot's own uid and gid with no groups and no capabilities.
 
 As a non-root user the chain is ``prlimit -- bwrap --unshare-all --cap-drop ALL -- BOT`` (user
-namespaces instead of a uid switch). Without bubblewrap, ``auto`` mode keeps the rlimits, the uid
-switch and the cgroup, and says loudly that the jail is missing; ``strict`` refuses.
+namespaces instead of a uid switch). Without bubblewrap no program bot runs in ``auto`` or
+``strict`` mode: the user installs it or asks for ``none`` (plain processes) in so many words.
+``strict`` also refuses a jail without a uid of its own and cgroup caps; ``auto`` warns.
+
+Every bot's scratch folder is named after the process that made it (``league-scratch-PID-START-``)
+and removed when the bot ends; folders whose owner died (a killed run) are swept at the next start.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sandbox.access import Unreadable, check_paths, check_program, check_tree
 from sandbox.cgroups import CgroupSlot, cgroups_problem
 from sandbox.limits import Limits, SandboxMode
 from sandbox.slots import Slot, acquire_slot
@@ -99,13 +104,18 @@ def _bwrap_probe(bwrap: str, root: bool) -> str | None:
     return None
 
 
-def jail_problem() -> str | None:
-    """Why the full jail cannot run on this machine, or None."""
+def isolation_problem() -> str | None:
+    """Why bots cannot get the jail's filesystem and network isolation here, or None."""
     bwrap = find_bwrap()
     if bwrap is None:
         return "bubblewrap is not installed (apt-get install bubblewrap)"
+    return _bwrap_probe(bwrap, os.geteuid() == 0)
+
+
+def jail_problem() -> str | None:
+    """Why the full jail (isolation, a uid of its own, cgroup caps) cannot run here, or None."""
+    problem = isolation_problem()
     root = os.geteuid() == 0
-    problem = _bwrap_probe(bwrap, root)
     if problem is None and not root:
         return "not running as root: bots cannot get a uid of their own nor cgroup memory and process caps"
     if problem is None:
@@ -124,6 +134,42 @@ def _warn_once(message: str) -> None:
     if message not in _warned:
         _warned.add(message)
         print(f"league: WARNING: {message}", file=sys.stderr)
+
+
+SCRATCH_PREFIX = "league-scratch-"
+
+
+def _process_start(pid: int) -> str | None:
+    """The start time of process ``pid`` (clock ticks since boot), or None if there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[19]
+
+
+def make_scratch() -> Path:
+    """A new scratch folder in the host's temporary folder, named after this process."""
+    pid = os.getpid()
+    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{pid}-{_process_start(pid)}-"))
+
+
+def sweep_stale_scratch() -> int:
+    """Remove scratch folders whose owner process is gone (a killed run); returns how many."""
+    removed = 0
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        pid, _, rest = folder.name.removeprefix(SCRATCH_PREFIX).partition("-")
+        start = rest.partition("-")[0]
+        if not pid.isdigit() or not start.isdigit() or _process_start(int(pid)) == start:
+            continue  # not ours to judge, or its owner still runs
+        shutil.rmtree(folder, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+@functools.cache
+def _sweep_once() -> None:
+    sweep_stale_scratch()
 
 
 def _installation_roots(path: Path) -> set[Path]:
@@ -193,13 +239,60 @@ class Sandbox:
         if self.problem and self.mode == SandboxMode.STRICT:
             raise SandboxError(f"sandbox: strict cannot run here: {self.problem}")
         self.root = os.geteuid() == 0
-        bwrap = find_bwrap() if self.mode != SandboxMode.NONE else None
-        self.bwrap = bwrap if bwrap is not None and _bwrap_probe(bwrap, self.root) is None else None
+        self.isolation_problem = None if self.mode == SandboxMode.NONE else isolation_problem()
+        self.bwrap = find_bwrap() if self.mode != SandboxMode.NONE and self.isolation_problem is None else None
         self.use_cgroups = self.mode != SandboxMode.NONE and self.root and cgroups_problem() is None
-        if self.problem and self.mode == SandboxMode.AUTO:
-            _warn_once(f"bots are NOT fully jailed: {self.problem}; running them under resource limits only")
-        if self.mode != SandboxMode.NONE and self.limits.network:
-            _warn_once("limits.network is on: bots share this host's network and can reach its services")
+        if self.mode != SandboxMode.NONE:
+            _sweep_once()
+
+    @property
+    def switches_uid(self) -> bool:
+        """Whether bots run as an unprivileged uid of their own (the league runs as root, jailed)."""
+        return self.root and self.mode != SandboxMode.NONE
+
+    def require_isolation(self, what: str) -> None:
+        """Refuse to run a program without the jail's filesystem and network isolation.
+
+        Args:
+            what: Names the program, e.g. "bot 'mine'".
+
+        Raises:
+            SandboxError: The jail cannot run here and the mode is not ``none``.
+        """
+        if self.mode != SandboxMode.NONE and self.isolation_problem is not None:
+            raise SandboxError(
+                f"{what} is a program and cannot be jailed here: {self.isolation_problem}. Install it, or run"
+                " programs you trust without a jail (--sandbox none, or sandbox: none in a league file)"
+            )
+
+    def unreadable(
+        self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = ()
+    ) -> Unreadable | None:
+        """The first host file the jailed bot would need but could not read, or None.
+
+        Only bots that run as a uid of their own can meet such a file: their folder and the files
+        of their command are walked, the program must be executable by others, and the other
+        exposed paths (its interpreter's installation, ``read_only``) readable.
+
+        Args:
+            argv: The bot's command line.
+            cwd: Its working folder (None: the current one).
+            read_only: More host paths it may read.
+        """
+        if not self.switches_uid:
+            return None
+        folder = Path(cwd or ".").resolve()
+        program = argv[0]
+        where = shutil.which(program) if "/" not in program else None
+        located = folder / program if "/" in program else (Path(where) if where else None)
+        found = check_program(located.resolve()) if located is not None and not _is_system(located) else None
+        found = found or check_tree(folder)
+        for argument in argv[1:]:
+            path = (folder / argument).resolve() if argument and not argument.startswith("-") else None
+            if path is not None and folder not in (path, *path.parents) and path.exists() and not _is_system(path):
+                found = found or check_tree(path)
+        exposed = exposed_paths(argv, folder, [*self.limits.read_only, *read_only])
+        return found or check_paths(exposed)
 
     def plan(self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = ()) -> LaunchPlan:
         """The launch plan of one bot process.
@@ -212,6 +305,12 @@ class Sandbox:
         folder = Path(cwd or ".").resolve()
         if self.mode == SandboxMode.NONE:
             return LaunchPlan(list(argv), cwd=str(folder))
+        if self.bwrap is None:
+            raise SandboxError(f"cannot jail {argv[0]!r}: {self.isolation_problem}")
+        if self.problem:
+            _warn_once(f"bots are jailed but not capped: {self.problem}")
+        if self.limits.network:
+            _warn_once("limits.network is on: bots share this host's network and can reach its services")
         plan = LaunchPlan([], cwd=str(folder))
         try:
             self._fill(plan, argv, folder, read_only)
@@ -230,15 +329,12 @@ class Sandbox:
             plan.cleanups.insert(0, plan.cgroup.destroy)
             chain += ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *plan.cgroup.procs_files, "--"]
         chain += ["prlimit", *self._rlimits(memory_from_rlimit=plan.cgroup is None), "--"]
-        scratch = Path(tempfile.mkdtemp(prefix="league-scratch-"))
+        scratch = make_scratch()
         plan.cleanups.insert(0, lambda: shutil.rmtree(scratch, ignore_errors=True))
         if slot is not None:
             os.chown(scratch, slot.uid, slot.uid)
-        if self.bwrap is not None:
-            plan.jailed = True
-            chain += self._bwrap(argv, folder, scratch, [*self.limits.read_only, *read_only])
-        else:
-            plan.env = {"PATH": os.environ.get("PATH", JAIL_PATH), "HOME": str(scratch), "LANG": "C.UTF-8"}
+        plan.jailed = True
+        chain += self._bwrap(argv, folder, scratch, [*self.limits.read_only, *read_only])
         if slot is not None:
             chain += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups"]
             chain += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]

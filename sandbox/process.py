@@ -1,9 +1,9 @@
 """One bot program as a child process over pipes, in its own process group.
 
-``BotProcess`` is the one class that launches bots; the jail (a later step) replaces how it
-starts the program, not how the referee talks to it. All pipes are non-blocking: writes are
-queued and finished when the pipe has room, stdout is buffered into lines, stderr is drained into
-a bounded tail so a bot can never block on it.
+``BotProcess`` is the one class that launches bots; the sandbox's ``LaunchPlan`` says how (the
+jail chain, its environment and folder), not how the referee talks to it. All pipes are
+non-blocking: writes are queued and finished when the pipe has room, stdout is buffered into
+lines, stderr is drained into a bounded tail (kept with the game) so a bot can never block on it.
 """
 
 from __future__ import annotations
@@ -139,6 +139,7 @@ class BotProcess(Transport):
         self.outbox = bytearray()
         self._flushed_at_ns: int | None = time.monotonic_ns()
         self.stderr_tail = bytearray()
+        self.stderr_bytes = 0
         self.stdin_broken = False
 
     @property
@@ -191,12 +192,22 @@ class BotProcess(Transport):
                 self.stdout_fd = None
                 self._ended()
         elif fd == self.stderr_fd:
-            chunk = self._read(fd)
+            self._drain_stderr(once=True)
+
+    def _drain_stderr(self, once: bool = False) -> None:
+        """Move what the bot wrote to stderr into the bounded tail (one read, or until nothing is left)."""
+        for _ in range(64):  # bounded: a process that escaped the kill cannot keep us here
+            if self.stderr_fd is None:
+                return
+            chunk = self._read(self.stderr_fd)
             if chunk:
+                self.stderr_bytes += len(chunk)
                 self.stderr_tail += chunk
                 del self.stderr_tail[:-STDERR_TAIL_BYTES]
             elif chunk == b"":
                 self.stderr_fd = None
+            if once or not chunk:
+                return
 
     @staticmethod
     def _read(fd: int) -> bytes | None:
@@ -284,6 +295,7 @@ class BotProcess(Transport):
             reap_orphans()
             time.sleep(0.001)
         self.plan.cleanup()
+        self._drain_stderr()  # its last words (a traceback) may still be in the pipe
         for stream in (self.popen.stdout, self.popen.stderr):
             if stream is not None:
                 stream.close()
@@ -292,5 +304,7 @@ class BotProcess(Transport):
         return status
 
     def stderr_text(self) -> str:
-        """The last bytes the bot wrote to stderr, decoded leniently."""
-        return self.stderr_tail.decode("utf-8", "replace")
+        """The last bytes the bot wrote to stderr, decoded leniently, saying how much came before."""
+        text = self.stderr_tail.decode("utf-8", "replace")
+        cut = self.stderr_bytes - len(self.stderr_tail)
+        return f"[{cut} earlier bytes not kept]\n{text}" if cut > 0 else text

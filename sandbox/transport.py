@@ -1,10 +1,9 @@
 """Line transports to one bot: what the referee writes to and reads lines from.
 
 A transport buffers what a bot printed and hands out complete lines; it never blocks. The
-referee waits on several transports at once with ``wait_for_lines`` (sandbox/waiting.py). Two
-kinds exist: a real process over pipes (sandbox/process.py) and a built-in bot driven in this
-process through the bot side of its game's protocol (``InProcessTransport``), so both paths share
-the same bytes, parser and clocks.
+referee waits on several transports at once with a ``Poller``. A real process over pipes is
+``sandbox.process.BotProcess``; a built-in bot answering in the referee's own process is
+``league.inprocess.InProcessTransport``. This module knows no game: it moves bytes and lines.
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
-
-from engine.protocol import BotDriver
 
 _BLANK = bytes(range(0x21))
 
@@ -78,6 +75,10 @@ class Transport(ABC):
         """CPU time the bot has used so far, in ns, or None where it cannot be measured."""
         return None
 
+    def stderr_text(self) -> str:
+        """What the bot wrote to stderr (its last few KB), for people reading a faulted game."""
+        return ""
+
     def _received(self, chunk: bytes) -> None:
         now = time.monotonic_ns()
         self.bytes_read += len(chunk)
@@ -135,52 +136,6 @@ class Transport(ABC):
 
     def on_ready(self, fd: int) -> None:  # noqa: B027 - transports without pipes have nothing to move
         """Move bytes on a ready descriptor."""
-
-
-class InProcessTransport(Transport):
-    """A built-in bot answering in this process through its game's bot-side protocol."""
-
-    def __init__(self, driver: BotDriver, max_line_bytes: int = 1 << 20) -> None:
-        super().__init__(max_line_bytes)
-        self.driver = driver
-        self.pending = b""
-        self.closed = False
-        self.error = ""
-        self.thread_cpu_ns = 0
-        self._flushed_at_ns = time.monotonic_ns()
-
-    def send(self, data: bytes) -> None:
-        if self.closed:
-            return
-        self._flushed_at_ns = time.monotonic_ns()
-        text = (self.pending + data).decode("ascii")
-        *lines, self.pending = text.split("\n")
-        self.pending = self.pending.encode("ascii")
-        for line in lines:
-            began = time.thread_time_ns()
-            try:
-                reply = self.driver.feed(line.removesuffix("\r"))
-            except Exception as error:  # a bug in a built-in bot is its forfeit, not the league's end
-                self.error = f"{type(error).__name__}: {error}"
-                self.close()
-                return
-            finally:
-                self.thread_cpu_ns += time.thread_time_ns() - began
-            if reply is not None:
-                self._received(reply.encode("ascii", "replace") + b"\n")
-
-    def flushed_at_ns(self) -> int | None:
-        return self._flushed_at_ns
-
-    def cpu_ns(self) -> int | None:
-        return self.thread_cpu_ns
-
-    def close(self) -> None:
-        self.closed = True
-        self._ended()
-
-    def describe_exit(self) -> str:
-        return f"(built-in) raised {self.error}" if self.error else "(built-in) stopped"
 
 
 class Poller:

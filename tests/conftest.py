@@ -1,7 +1,7 @@
 """Shared test helpers: where the fake bots live, and running the CLI in-process."""
 
 import json
-import subprocess
+import os
 import sys
 from pathlib import Path
 
@@ -22,10 +22,41 @@ def seated(bot: str, seat: int, other: str = "greedy") -> list[str]:
     return [bot, other] if seat == 0 else [other, bot]
 
 
+def own_processes() -> list[tuple[int, int, str]]:
+    """(pid, uid, command line) of every live process this test session started, at any depth.
+
+    The referee adopts what its bots leave behind (it is a child subreaper), so a bot process that
+    outlived its game is still found here, and processes of other runs on the machine never are.
+    """
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    mine, frontier = [], [os.getpid()]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        mine += children
+        frontier += children
+    found = []
+    for pid in mine:
+        try:
+            uid = int(Path(f"/proc/{pid}/status").read_text().split("Uid:")[1].split()[0])
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, IndexError):
+            continue
+        found.append((pid, uid, args))
+    return found
+
+
 def bot_processes(script: str) -> list[str]:
-    """The command lines of the running processes that mention ``script`` (none once a game is over)."""
-    listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    return [line for line in listing.splitlines() if script in line]
+    """The command lines of our own live processes that mention ``script`` (none once a game is over)."""
+    return [args for _, _, args in own_processes() if script in args]
 
 
 def assert_forfeited(result: dict, seat: int, termination: str, reason: str, words: list[str]) -> None:

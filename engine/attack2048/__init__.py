@@ -22,6 +22,10 @@ class Attack2048(Game):
     """
 
     name: ClassVar[str] = "attack2048"
+    title: ClassVar[str] = (
+        "Attacker/Defender 2048 (GPCC): one bot places tiles, the other slides; two halves, roles swapped"
+    )
+    score_label: ClassVar[str] = "defender score"
     roles: ClassVar[tuple[str, ...]] = (ATTACK, DEFEND)
 
     tiles: tuple[int, ...] = Field((2, 4), description="tile values the attacker may place: [2] or [2, 4]")

@@ -6,7 +6,7 @@ The 4-tile allowance as a bot keeps it, board helpers, and one base class per ro
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.attack2048.rules import SIZE, Attack2048Observation, Placement, Slide
@@ -89,12 +89,31 @@ def empty_cells(board: Board) -> list[int]:
     return [i for i, e in enumerate(board) if not e]
 
 
-class Attacker:
-    """Shared attacker plumbing: the variant's allowance, and the choice turned into a Placement."""
+class Player:
+    """What every built-in of either role takes: a seed and the variant's 4-tile keys.
 
-    def __init__(self, seed: int = 0, **variant: Any) -> None:
+    Args:
+        seed: Seeds its random choices.
+        tiles: The variant's tile values ([2] or [2, 4]); told nothing, a bot assumes [2].
+        four_limit: Most 4s the attacker may place a half; None = no limit.
+        four_every_twos: One 4-credit per N placed 2s; None = off.
+        four_on_new_max: One 4-credit per slide that raises the largest tile.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        tiles: Sequence[int] = (2,),
+        four_limit: int | None = None,
+        four_every_twos: int | None = None,
+        four_on_new_max: bool = False,
+    ) -> None:
         self.rng = random.Random(seed)
-        self.rules = VariantRules(**variant)
+        self.rules = VariantRules(tiles, four_limit, four_every_twos, four_on_new_max)
+
+
+class Attacker(Player):
+    """Shared attacker plumbing: the variant's allowance, and the choice turned into a Placement."""
 
     def act(self, obs: Attack2048Observation) -> Placement:
         board = obs.board
@@ -108,12 +127,11 @@ class Attacker:
         raise NotImplementedError
 
 
-class Defender:
+class Defender(Player):
     """Shared defender plumbing: the attacker's tile values it may meet."""
 
     def __init__(self, seed: int = 0, **variant: Any) -> None:
-        self.rng = random.Random(seed)
-        self.rules = VariantRules(**variant)
+        super().__init__(seed, **variant)
         self.exponents = (1, 2) if self.rules.fours_on else (1,)
 
     def act(self, obs: Attack2048Observation) -> Slide:

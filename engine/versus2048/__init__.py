@@ -15,6 +15,9 @@ class Versus2048(Game):
     """versus2048 with its variant parameters (section 8 of the rules file)."""
 
     name: ClassVar[str] = "versus2048"
+    title: ClassVar[str] = (
+        "5x5 Versus 2048 (AI Challenge 2018 @ CODE FESTIVAL): slide your board, then attack the other's"
+    )
 
     board_size: int = Field(5, ge=2, description="N: rows = columns = N")
     turns_per_player: int = Field(1000, ge=1, description="turns each player takes before the score decides")

@@ -47,14 +47,14 @@ def test_unknown_game_and_bot(league_cli):
     status, _, err = league_cli("play", "chess", "a", "b")
     assert status == 2 and "unknown game 'chess'" in err
     status, _, err = league_cli("play", "versus2048", "versus2048.nosuch", "greedy")
-    assert status == 2 and "no built-in bot 'nosuch'" in err
+    assert status == 2 and "'nosuch' is not a versus2048 built-in; its built-ins: greedy, minimax, random" in err
 
 
 def test_command_that_cannot_start_is_a_usage_error(league_cli, tmp_path):
     status, _, err = league_cli("play", "versus2048", "./no/such/bot", "greedy")
     assert status == 2 and "'./no/such/bot' does not exist" in err
     status, _, err = league_cli("play", "versus2048", "no-such-program-xyz", "greedy")
-    assert status == 2 and "not on PATH" in err
+    assert status == 2 and "nor a program on PATH" in err
     status, _, err = league_cli("play", "versus2048", f"{sys.executable} {tmp_path}/missing.py", "greedy")
     assert status == 2 and "missing.py" in err
     script = tmp_path / "bot.sh"

@@ -79,7 +79,7 @@ def test_missing_bot_file_and_program(tmp_path):
 
 def test_unknown_builtin_and_other_games_builtin(tmp_path):
     bots = [{"name": "x", "builtin": "versus2048.nosuch"}, {"name": "g", "builtin": "versus2048.greedy"}]
-    assert "no built-in bot 'nosuch'" in error_of(tmp_path, bots=bots)
+    assert "builtin: 'nosuch' is not a versus2048 built-in; its built-ins: greedy" in error_of(tmp_path, bots=bots)
 
 
 def test_bot_cwd_is_relative_to_the_file(tmp_path):

@@ -6,9 +6,9 @@ from typing import Any, ClassVar
 
 from engine.core import Fault, Game, ProcessKey, Request, Result, State, Termination
 from engine.protocol import BotDriver, LineRules, RefereeProtocol
+from league.inprocess import InProcessTransport
 from league.referee import play_match
 from sandbox.process import BotProcess
-from sandbox.transport import InProcessTransport
 
 ALLOWANCE_MS = {0: 200, 1: 2000}  # the program at seat 0 must be quick; the built-in at seat 1 is slow
 

@@ -5,8 +5,9 @@ import time
 
 import pytest
 
+from league.inprocess import InProcessTransport
 from sandbox.process import BotProcess, LaunchError
-from sandbox.transport import InProcessTransport, LineKind, Poller
+from sandbox.transport import LineKind, Poller
 
 
 class EchoDriver:

@@ -1,0 +1,82 @@
+"""What every ``league`` command shares: the usage error and parsing of ``KEY=VALUE`` arguments.
+
+A ``UsageError`` is a problem with what the user asked for; ``league.cli.main`` prints its message
+as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from engine import get_game
+from engine.core import Game
+from sandbox.limits import Limits
+
+USAGE_ERROR = 2
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+class UsageError(Exception):
+    """A problem with what the user asked for; the message is shown as is (exit status 2)."""
+
+
+def parse_assignment(text: str, flag: str = "--set") -> tuple[str, Any]:
+    """``key=value`` with the value parsed as YAML (``tiles=[2, 4]``, ``turn_time_ms=500``).
+
+    Raises:
+        UsageError: No ``=``, no key, or a value that is not YAML; the message names ``flag``.
+    """
+    key, eq, raw = text.partition("=")
+    if not eq or not key.strip():
+        raise UsageError(f"{flag} {text!r}: expected key=value")
+    try:
+        return key.strip(), yaml.safe_load(raw)
+    except yaml.YAMLError as error:
+        raise UsageError(f"{flag} {text!r}: the value is not valid YAML ({getattr(error, 'problem', error)})") from None
+
+
+def parse_seat_option(text: str, flag: str, seats: int) -> tuple[int, str]:
+    """``SEAT:REST`` (``--cwd 1:bots/c``, ``--param 0:depth=3``) as the seat and the rest.
+
+    Raises:
+        UsageError: No seat number, or one that is not a seat of this match.
+    """
+    seat, colon, rest = text.partition(":")
+    if not colon or not seat.strip().isdigit():
+        raise UsageError(f"{flag} {text!r}: expected SEAT:..., e.g. {flag} 0:{rest or '...'}")
+    if int(seat) >= seats:
+        raise UsageError(f"{flag} {text!r}: seat {int(seat)} does not exist (seats 0 to {seats - 1})")
+    return int(seat), rest
+
+
+def validated(model: type[ModelT], params: dict[str, Any], flag: str, what: str) -> ModelT:
+    """``model(**params)``, or a UsageError naming the flag, the key and the problem."""
+    try:
+        return model(**params)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        key = ".".join(str(part) for part in problem["loc"]) or "?"
+        if problem["type"] == "extra_forbidden":
+            raise UsageError(
+                f"{flag} {key}: {what} has no key {key!r}; keys: {', '.join(model.model_fields)}"
+            ) from None
+        raise UsageError(f"{flag} {key}={params.get(key)!r}: {problem['msg']}") from None
+
+
+def build_game(name: str, assignments: list[str]) -> Game:
+    """The game with its variant parameters from ``--set`` assignments, validated."""
+    try:
+        game_class = get_game(name)
+    except KeyError as error:
+        raise UsageError(error.args[0]) from None
+    params = dict(parse_assignment(text) for text in assignments)
+    return validated(game_class, params, "--set", f"the {name} variant")
+
+
+def build_limits(assignments: list[str]) -> Limits:
+    """Resource limits from ``--limit`` assignments, validated."""
+    params = dict(parse_assignment(text, "--limit") for text in assignments)
+    return validated(Limits, params, "--limit", "limits")

@@ -1,0 +1,239 @@
+"""``league play`` (one match, printed) and ``league bot`` (a built-in as a program on stdin/stdout).
+
+Everything a user can get wrong is refused before the match with one line naming the problem
+and the fix (exit status 2): an unknown game or bot name, an unquoted command line, a command that
+cannot start, files the jailed bot cannot read, bad parameters. What a bot does wrong is the
+match's result; its stderr is printed under the result when it faulted (always with ``--stderr``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from typing import Any
+
+from engine.core import Game
+from engine.protocol import run_stdio
+from league.builtins import BuiltinError, builtin_names, check_params, make_bot
+from league.cli_args import UsageError, build_game, build_limits, parse_assignment, parse_seat_option
+from league.commands import unquoted_command
+from league.players import (
+    BotSpec,
+    BotSpecError,
+    check_builtin_params,
+    check_command,
+    check_program_access,
+    make_launcher,
+    parse_bot_argument,
+    unique_names,
+)
+from league.referee import ClockSettings, MatchRecord, StderrTail, play_match
+from sandbox.jail import Sandbox, SandboxError
+from sandbox.limits import SandboxMode
+
+
+def _seat_count_error(game: Game, bots: list[str]) -> UsageError:
+    game_class = type(game)
+    wanted = f"{game_class.min_seats}" + (
+        f" to {game_class.max_seats}" if game_class.max_seats != game_class.min_seats else ""
+    )
+    message = f"{game.name} is played by {wanted} bots, {len(bots)} given"
+    quoted = unquoted_command(bots, builtin_names(game_class))
+    if quoted:
+        message += f"; a command line with spaces is one BOT: quote it, e.g. {quoted}"
+    return UsageError(message)
+
+
+def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
+    """The seated bots of ``league play``: parsed, checked, with their folders and parameters."""
+    seats = len(args.bots)
+    if not type(game).min_seats <= seats <= type(game).max_seats:
+        raise _seat_count_error(game, args.bots)
+    quoted = unquoted_command(args.bots, builtin_names(type(game)))
+    folders: dict[int, str] = dict(parse_seat_option(text, "--cwd", seats) for text in args.cwd or [])
+    params: dict[int, dict[str, Any]] = {}
+    for text in args.param or []:
+        seat, assignment = parse_seat_option(text, "--param", seats)
+        key, value = parse_assignment(assignment, "--param")
+        params.setdefault(seat, {})[key] = value
+    specs: list[BotSpec] = []
+    for seat, text in enumerate(args.bots):
+        try:
+            spec = parse_bot_argument(type(game), text, as_program=args.programs, cwd=folders.get(seat))
+            if seat in params:
+                if spec.builtin is None:
+                    raise BotSpecError(f"--param {seat}:...: seat {seat} is a program; give its options in its command")
+                spec = check_builtin_params(game, dataclasses.replace(spec, params=params[seat]))
+            check_command(spec)
+        except BotSpecError as error:
+            if quoted:  # the shell split a command line: that, not the pieces, is the problem
+                raise UsageError(f"a command line with spaces is one BOT: quote it, e.g. {quoted}") from None
+            raise UsageError(str(error)) from None
+        specs.append(spec)
+    return unique_names(specs)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one match and print the result."""
+    game = build_game(args.game, args.set or [])
+    specs = bot_specs(game, args)
+    limits = build_limits(args.limit or [])
+    try:
+        sandbox = Sandbox(SandboxMode(args.sandbox), limits)
+        for spec in specs:
+            check_program_access(spec, sandbox)
+    except (SandboxError, BotSpecError) as error:
+        raise UsageError(str(error)) from None
+    launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
+    clock = ClockSettings(kind=args.clock, margin_ms=args.time_margin_ms, game_wall_s=limits.wall_seconds)
+    record = play_match(game, launchers, args.seed, clock)
+    if args.json:
+        print(json.dumps(record_json(game, specs, args.seed, record)))
+    else:
+        print(summary(game, specs, args.seed, record, all_stderr=args.stderr))
+    return 0
+
+
+def record_json(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord) -> dict[str, Any]:
+    """The ``--json`` object of ``league play``."""
+    result = record.result.to_json()
+    return {
+        "game": game.name,
+        "variant": game.variant(),
+        "seed": seed,
+        "seats": [{"seat": i, "name": s.name, "bot": s.describe()} for i, s in enumerate(specs)],
+        "result": {
+            key: result[key]
+            for key in ("scores", "ranks", "winner", "termination", "offenders", "reason_code", "detail", "extra")
+        },
+        "plies": record.result.plies,
+        "time_used_ms": record.time_used_ms,
+        "stderr": [vars(tail) for tail in record.stderr],
+    }
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 ply``, ``2 plies``."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, all_stderr: bool = False) -> str:
+    """A readable account of one match, with the stderr of faulted seats (of every seat if asked)."""
+    result = record.result
+    label = type(game).score_label
+    width = max(len(spec.name) for spec in specs)
+    lines = [f"{game.name} seed {seed}"]
+    for seat, spec in enumerate(specs):
+        lines.append(
+            f"  seat {seat}: {spec.name:<{width}}  {label} {result.scores[seat]:>6}  rank {result.ranks[seat]}"
+            f"  time {record.time_used_ms[seat]} ms  ({spec.describe()})"
+        )
+    winner = result.winner
+    verdict = "draw" if winner is None else f"seat {winner} ({specs[winner].name}) wins"
+    how = result.termination.value
+    if result.reason_code and result.reason_code != how:
+        how += f" ({result.reason_code})"
+    lines.append(f"{verdict}: {how} after {plural(result.plies, 'ply', 'plies')}")
+    if result.detail:
+        lines.append(f"  {result.detail}")
+    picture = game.render(record.final_state)
+    if picture:
+        lines.append(picture)
+    shown = range(len(specs)) if all_stderr else result.offenders
+    for seat in shown:
+        lines += stderr_lines(seat, specs[seat], [tail for tail in record.stderr if tail.seat == seat])
+    return "\n".join(lines)
+
+
+def stderr_lines(seat: int, spec: BotSpec, tails: list[StderrTail]) -> list[str]:
+    """The stderr of one seat's processes, each line marked, or a line saying there was none."""
+    if not tails:
+        return [f"stderr of seat {seat} ({spec.name}): nothing"]
+    lines = []
+    several = len({(tail.role, tail.epoch) for tail in tails}) > 1 or any(tail.epoch for tail in tails)
+    for tail in tails:
+        which = f", {tail.role}" if len(spec.sides()) > 1 else ""
+        which += f", process {tail.epoch + 1}" if several else ""
+        lines.append(f"stderr of seat {seat} ({spec.name}{which}):")
+        lines += [f"  | {line}" for line in tail.text.rstrip("\n").splitlines()]
+    return lines
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """Run a built-in as a program speaking its game's protocol on stdin/stdout."""
+    game_name, dot, short = args.builtin.partition(".")
+    if not dot:
+        raise UsageError(f"{args.builtin!r}: name a built-in as GAME.NAME, e.g. versus2048.greedy")
+    game = build_game(game_name, [])
+    roles = type(game).roles
+    if short not in type(game).builtin_bots():
+        raise UsageError(
+            f"{short!r} is not a {game_name} built-in; its built-ins: {', '.join(builtin_names(type(game)))}"
+        )
+    if len(roles) > 1 and args.role is None:
+        raise UsageError(f"{args.builtin}: name the role with --role ({' or '.join(roles)})")
+    role = args.role or roles[0]
+    if role not in roles:
+        raise UsageError(f"{args.builtin}: no role {role!r}; roles: {', '.join(roles)}")
+    params = dict(parse_assignment(text, "--param") for text in args.param or [])
+    try:
+        params = check_params(game, args.builtin, params, roles=[role])
+    except BuiltinError as error:
+        raise UsageError(str(error)) from None
+    try:
+        run_stdio(game.bot_protocol(make_bot(game, args.builtin, role, args.seed, params)))
+    except BrokenPipeError:
+        pass
+    return 0
+
+
+def add_commands(commands: Any) -> None:
+    """Register ``play`` and ``bot`` on the ``league`` parser."""
+    from engine import GAMES
+
+    play = commands.add_parser("play", help="play one match between bots and print the result")
+    play.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
+    play.add_argument(
+        "bots", nargs="+", metavar="BOT", help="a built-in name (greedy) or a quoted command line ('python3 bot.py')"
+    )
+    play.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    play.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant parameter, value as YAML")
+    play.add_argument(
+        "--cwd", action="append", metavar="SEAT:FOLDER", help="run seat SEAT's program in FOLDER (its own folder)"
+    )
+    play.add_argument(
+        "--param", action="append", metavar="SEAT:KEY=VALUE", help="a parameter of seat SEAT's built-in, value as YAML"
+    )
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.add_argument("--stderr", action="store_true", help="print every seat's stderr (faulted seats' always)")
+    play.add_argument("--programs", action="store_true", help="run built-in bots as real programs")
+    play.add_argument("--limit", action="append", metavar="KEY=VALUE", help="a resource limit (memory_mb=256)")
+    play.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="charge bots wall time (the rules' measure, default) or the CPU time their processes used",
+    )
+    play.add_argument(
+        "--time-margin-ms",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="forgive this much harness overhead on every reply (default 0)",
+    )
+    play.add_argument(
+        "--sandbox",
+        choices=[mode.value for mode in SandboxMode],
+        default="auto",
+        help="auto: jail program bots (default; refuses without bubblewrap); strict: also require a uid of"
+        " their own and cgroup caps; none: no jail, for bots you trust",
+    )
+    play.set_defaults(handler=cmd_play)
+
+    bot = commands.add_parser("bot", help="run a built-in bot as a program on stdin/stdout")
+    bot.add_argument("builtin", metavar="GAME.NAME")
+    bot.add_argument("--seed", type=int, default=0)
+    bot.add_argument("--param", action="append", metavar="KEY=VALUE", help="a bot parameter, value as YAML")
+    bot.add_argument("--role", help="the role to play, for games with several (attack2048: attack or defend)")
+    bot.set_defaults(handler=cmd_bot)

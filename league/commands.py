@@ -1,0 +1,121 @@
+"""Checking a program bot's command line before anything plays, with a hint for each usual mistake.
+
+A command that cannot start would be a forfeit in every game; each check here ends in one
+sentence naming the bot, the file and the fix instead: a missing program or script, a file that
+is not executable, a folder given as the program, ``python3 folder`` without a ``__main__.py``,
+``cbot`` meant as ``./cbot``, an unquoted ``python3 bot.py`` on the command line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+SCRIPT_SUFFIXES = (".py", ".js", ".jar", ".rb", ".pl", ".class", ".sh", ".lua", ".php")
+_PYTHON = re.compile(r"(python|pypy)[0-9.]*")
+_INTERPRETERS = re.compile(r"(python|pypy)[0-9.]*|java|node|nodejs|ruby|perl|php|lua|sh|bash|dash|Rscript|julia")
+
+
+class CommandError(ValueError):
+    """A command line that cannot run; the message names what is wrong and the fix."""
+
+
+def check_command_line(argv: Sequence[str], cwd: Path) -> None:
+    """Fail early on a command that cannot start.
+
+    Args:
+        argv: The command line.
+        cwd: The folder it runs in (relative paths are taken from there).
+
+    Raises:
+        CommandError: The message names the file or program and the fix.
+    """
+    if not cwd.is_dir():
+        raise CommandError(f"working folder {str(cwd)!r} does not exist")
+    program = argv[0]
+    if "/" in program:
+        path = cwd / program
+        if path.is_dir():
+            raise CommandError(f"{program!r} is a folder, not a program{_inside(path)}")
+        if not path.is_file():
+            raise CommandError(f"{program!r} does not exist (in {cwd.resolve()})")
+        if not os.access(path, os.X_OK):
+            raise CommandError(f"{program!r} is not executable (chmod +x {program})")
+    elif shutil.which(program) is None:
+        if (cwd / program).is_file():
+            raise CommandError(
+                f"program {program!r} is not on PATH; to run the file {program!r} in {cwd.resolve()}, write ./{program}"
+            )
+        raise CommandError(f"program {program!r} is not on PATH")
+    if _PYTHON.fullmatch(Path(program).name):
+        _check_python_target(argv[1:], cwd)
+    for argument in argv[1:]:
+        if argument.endswith(SCRIPT_SUFFIXES) and not argument.startswith("-") and not (cwd / argument).exists():
+            raise CommandError(f"file {argument!r} named in its command does not exist (in {cwd.resolve()})")
+
+
+def _check_python_target(arguments: Sequence[str], cwd: Path) -> None:
+    """``python3 TARGET``: a folder needs a ``__main__.py``; ``-m``/``-c`` are left alone."""
+    for argument in arguments:
+        if argument in ("-m", "-c", "-"):
+            return
+        if argument.startswith("-"):
+            continue
+        target = cwd / argument
+        if target.is_dir() and not (target / "__main__.py").is_file():
+            raise CommandError(
+                f"python cannot run the folder {argument!r}: it has no __main__.py;"
+                f" name the script instead{_inside(target, scripts_only=True)}"
+            )
+        return
+
+
+def _inside(folder: Path, scripts_only: bool = False) -> str:
+    """A hint naming a few programs or scripts in ``folder`` (", e.g. 'bots/x/run.sh'")."""
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return ""
+    found = [
+        entry
+        for entry in entries
+        if entry.is_file() and (entry.suffix in SCRIPT_SUFFIXES or (not scripts_only and os.access(entry, os.X_OK)))
+    ]
+    if not found:
+        return "; give the program inside it, or the folder as the bot's working folder (cwd)"
+    return "; e.g. " + " or ".join(repr(str(entry)) for entry in found[:3])
+
+
+def _is_bot_like(argument: str) -> bool:
+    """Whether an argument looks like a BOT of its own (a path to a program, a quoted command)."""
+    if _INTERPRETERS.fullmatch(Path(argument).name):
+        return True
+    return " " in argument or "::" in argument or (argument.startswith("./") and not argument.endswith(SCRIPT_SUFFIXES))
+
+
+def unquoted_command(arguments: Sequence[str], builtins: Sequence[str]) -> str | None:
+    """A command line that the shell split into several BOT arguments (``python3 bot.py``), if any.
+
+    Args:
+        arguments: The BOT arguments as given.
+        builtins: The game's built-in names (never part of a command).
+
+    Returns:
+        The command as it should have been quoted, e.g. ``'python3 bot.py'``, or None.
+    """
+    for index, argument in enumerate(arguments[:-1]):
+        following = arguments[index + 1]
+        if (
+            _INTERPRETERS.fullmatch(Path(argument).name)
+            and "::" not in argument
+            and following not in builtins
+            and " " not in argument
+        ):
+            end = index + 2
+            while end < len(arguments) and arguments[end] not in builtins and not _is_bot_like(arguments[end]):
+                end += 1
+            return "'" + " ".join(arguments[index:end]) + "'"
+    return None

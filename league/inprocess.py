@@ -1,0 +1,65 @@
+"""A built-in bot driven in the referee's own process, through the bot side of its game's protocol.
+
+It is a ``Transport`` like a bot program's pipes, so both paths share the same bytes, parser and
+clocks; it belongs with the players, not the sandbox, since it runs no program and knows games.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+
+from engine.protocol import BotDriver
+from sandbox.transport import Transport
+
+
+class InProcessTransport(Transport):
+    """A built-in bot answering in this process through its game's bot-side protocol."""
+
+    def __init__(self, driver: BotDriver, max_line_bytes: int = 1 << 20) -> None:
+        super().__init__(max_line_bytes)
+        self.driver = driver
+        self.pending = b""
+        self.closed = False
+        self.error = ""
+        self.trace = ""
+        self.thread_cpu_ns = 0
+        self._flushed_at_ns = time.monotonic_ns()
+
+    def send(self, data: bytes) -> None:
+        if self.closed:
+            return
+        self._flushed_at_ns = time.monotonic_ns()
+        text = (self.pending + data).decode("ascii")
+        *lines, self.pending = text.split("\n")
+        self.pending = self.pending.encode("ascii")
+        for line in lines:
+            began = time.thread_time_ns()
+            try:
+                reply = self.driver.feed(line.removesuffix("\r"))
+            except Exception as error:  # a bug in a built-in bot is its forfeit, not the league's end
+                self.error = f"{type(error).__name__}: {error}"
+                self.trace = traceback.format_exc()
+                self.close()
+                return
+            finally:
+                self.thread_cpu_ns += time.thread_time_ns() - began
+            if reply is not None:
+                self._received(reply.encode("ascii", "replace") + b"\n")
+
+    def flushed_at_ns(self) -> int | None:
+        return self._flushed_at_ns
+
+    def cpu_ns(self) -> int | None:
+        return self.thread_cpu_ns
+
+    def close(self) -> None:
+        self.closed = True
+        self._ended()
+
+    def describe_exit(self) -> str:
+        return f"(built-in) raised {self.error}" if self.error else "(built-in) stopped"
+
+    def stderr_text(self) -> str:
+        """The traceback of the error that stopped the built-in, if one did."""
+        return self.trace

@@ -1,0 +1,126 @@
+"""Whether a jailed bot can read the host files it is given.
+
+When the league runs as root, every bot runs as an unprivileged uid of its own (sandbox/slots.py)
+with no groups: the bind mounts of the jail show it its folder and the files of its command, but
+the files' own permission bits still apply, and for that uid only the bits for "others" count. A
+bot folder of mode 700 or a helper file of mode 600 would make every game a forfeit, so the
+league checks before anything plays and names the first file the bot could not read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+WALK_LIMIT = 5_000
+"""Entries looked at in one folder tree; past that the rest is not checked (no false refusals)."""
+
+_READ_DIR = stat.S_IROTH | stat.S_IXOTH
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A host path a jailed bot cannot use.
+
+    Attributes:
+        path: The path.
+        mode: Its permission bits.
+        what: ``folder``, ``file`` or ``program``.
+        root: The folder that was being checked (the bot's folder), or the path itself.
+    """
+
+    path: Path
+    mode: int
+    what: str
+    root: Path
+
+    def message(self) -> str:
+        """One sentence: what cannot be read, why, and the fix."""
+        if self.what == "program":
+            need, fix = "executable", f"chmod a+rx {self.path}"
+        elif self.what == "folder":
+            need, fix = "readable", f"chmod -R a+rX {self.path}"
+        else:
+            need, fix = "readable", f"chmod a+r {self.path}"
+        if self.root != self.path:
+            fix += f", or move it out of the bot's folder {self.root}"
+        return (
+            f"{self.path} ({self.what}, mode {stat.S_IMODE(self.mode):03o}) is not {need} by other users, and"
+            f" bots run in the jail as an unprivileged user: {fix}"
+        )
+
+
+def _problem(path: Path, status: os.stat_result, root: Path) -> Unreadable | None:
+    mode = status.st_mode
+    if stat.S_ISDIR(mode) and mode & _READ_DIR != _READ_DIR:
+        return Unreadable(path, mode, "folder", root)
+    if stat.S_ISREG(mode) and not mode & stat.S_IROTH:
+        return Unreadable(path, mode, "file", root)
+    return None
+
+
+def check_tree(root: Path, limit: int = WALK_LIMIT) -> Unreadable | None:
+    """The first entry of ``root`` (itself included) that others cannot read, or None.
+
+    Symbolic links are not followed; after ``limit`` entries the rest is taken as readable.
+    """
+    try:
+        found = _problem(root, root.stat(), root)
+    except OSError:
+        return None
+    if found is not None or not root.is_dir():
+        return found
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            seen += 1
+            if seen > limit:
+                return None
+            path = Path(folder, name)
+            try:
+                status = path.lstat()
+            except OSError:
+                continue
+            found = _problem(path, status, root)
+            if found is not None:
+                return found
+        dirs[:] = [name for name in dirs if not Path(folder, name).is_symlink()]
+    return None
+
+
+def check_paths(paths: Iterable[Path]) -> Unreadable | None:
+    """The first of ``paths`` (not their contents) that others cannot read, or None."""
+    for path in paths:
+        try:
+            found = _problem(path, path.stat(), path)
+        except OSError:
+            continue
+        if found is not None:
+            return found
+    return None
+
+
+def check_program(path: Path) -> Unreadable | None:
+    """The program file itself: others must be able to run it (and read it if it is a script)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    script = _starts_with_shebang(path)
+    needed = stat.S_IXOTH | (stat.S_IROTH if script else 0)
+    if status.st_mode & needed != needed:
+        return Unreadable(path, status.st_mode, "program", path)
+    return None
+
+
+def _starts_with_shebang(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(2) == b"#!"
+    except OSError:
+        return False
