@@ -17,6 +17,7 @@ from engine.core import Fault, Game, ProcessKey, Request, Result, State, Termina
 from engine.protocol import RefereeProtocol
 from league.inprocess import InProcessTransport
 from sandbox.process import BotProcess, LaunchError
+from sandbox.startup import wait_until_idle
 from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
 Launcher = Callable[[ProcessKey], Transport]
@@ -90,11 +91,14 @@ class ClockSettings:
         margin_ms: Harness overhead forgiven on every reply: the referee waits this much longer
             and charges this much less.
         game_wall_s: Wall time the whole match may take before the awaited bot is timed out.
+        startup_wait_ms: Longest wait for freshly started programs to settle (sandbox/startup.py)
+            before their first request; 0 sends it at once.
     """
 
     kind: str = "wall"
     margin_ms: int = 0
     game_wall_s: float | None = None
+    startup_wait_ms: int = 2000
 
     def wait_ms(self, allowance_ms: int) -> int:
         """How long to wait (wall time) for a reply allowed ``allowance_ms``."""
@@ -160,15 +164,18 @@ class Referee:
         if wanted == self.running.keys():
             return
         self._stop([key for key in self.running if key not in wanted], state)
-        for key in sorted(wanted - self.running.keys()):
+        started: dict[ProcessKey, Transport] = {}
+        for key in sorted(wanted - self.running.keys()):  # every process needed now, started at once
             try:
-                transport = self.launchers[key.seat](key)
+                started[key] = self.launchers[key.seat](key)
             except LaunchError as error:
                 state.fault(Fault(key.seat, Termination.CRASH, self._code(state, key, Termination.CRASH), str(error)))
-                if state.is_over():
-                    return
-                continue
-            self.running[key] = transport
+            self.running.update(started)
+            if state.is_over():
+                return
+        # Fair start-up: the first request's clock starts once the programs wait for input.
+        wait_until_idle([t for t in started.values() if isinstance(t, BotProcess)], self.clock.startup_wait_ms / 1000)
+        for key, transport in started.items():
             self.poller.add(transport)
             greeting = self.protocol.greeting(state, key)
             if greeting:
@@ -359,7 +366,7 @@ def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: flo
     import signal
 
     for process in processes:
-        process.close_stdin()
+        process.begin_stop()
     deadline = time.monotonic() + wait_s
     alive = [p for p in processes if p.popen.poll() is None]
     while alive and time.monotonic() < deadline:

@@ -86,6 +86,53 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
+def process_children() -> dict[int, list[int]]:
+    """Every process's children, from one scan of /proc (parent pid -> child pids)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    return children
+
+
+def descendants(pid: int) -> set[int]:
+    """``pid`` and every process below it."""
+    children = process_children()
+    found, frontier = set(), [pid]
+    while frontier:
+        current = frontier.pop()
+        found.add(current)
+        frontier += children.get(current, [])
+    return found
+
+
+def _wait_gone(pids: set[int], deadline: float) -> None:
+    """Wait until none of ``pids`` exists any more (reaping those we adopted), until ``deadline``.
+
+    A jail's inner processes end just after the one we killed; were we to exit first they would
+    linger on the host as zombies of init.
+    """
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                left.discard(pid)
+            except PermissionError:
+                pass
+        if left:
+            time.sleep(0.001)
+
+
 class LaunchError(Exception):
     """A bot command that cannot be started; the message names it and says why."""
 
@@ -141,6 +188,7 @@ class BotProcess(Transport):
         self.stderr_tail = bytearray()
         self.stderr_bytes = 0
         self.stdin_broken = False
+        self.family: set[int] = set()
 
     @property
     def pid(self) -> int:
@@ -253,6 +301,12 @@ class BotProcess(Transport):
         except subprocess.TimeoutExpired:
             return None
 
+    def begin_stop(self) -> None:
+        """Note every process of the bot (to wait for them all at the end), then close its stdin."""
+        if not self.family:
+            self.family = self._family()
+        self.close_stdin()
+
     def close_stdin(self) -> None:
         """Close the bot's stdin (it sees EOF)."""
         if self.stdin_fd is not None:
@@ -281,7 +335,7 @@ class BotProcess(Transport):
         Returns:
             The exit status, or None if it had to be killed.
         """
-        self.close_stdin()
+        self.begin_stop()
         status = self.wait_exit(wait_s) if wait_s > 0 else self.popen.poll()
         if status is None:
             self.kill_group(signal.SIGTERM)
@@ -295,6 +349,7 @@ class BotProcess(Transport):
             reap_orphans()
             time.sleep(0.001)
         self.plan.cleanup()
+        _wait_gone(self.family, deadline)
         self._drain_stderr()  # its last words (a traceback) may still be in the pipe
         for stream in (self.popen.stdout, self.popen.stderr):
             if stream is not None:
@@ -302,6 +357,15 @@ class BotProcess(Transport):
         self.stdout_fd = self.stderr_fd = None
         self._ended()
         return status
+
+    def _family(self) -> set[int]:
+        """Every process of the bot now: its cgroup's members, else its descendants.
+
+        The jail's inner processes live in a session of their own, outside the process group.
+        """
+        if self.plan.cgroup is not None:
+            return self.plan.cgroup.pids() | {self.popen.pid}
+        return descendants(self.popen.pid) if self.plan.jailed else set()
 
     def stderr_text(self) -> str:
         """The last bytes the bot wrote to stderr, decoded leniently, saying how much came before."""

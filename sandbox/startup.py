@@ -1,0 +1,118 @@
+"""Fair start-up: let freshly started bots settle before their first request is sent.
+
+A rules file measures a request's time from the moment its last byte is written. A bot whose
+process was started just before (a JVM takes 100-200 ms in the jail, a Python bot 50 ms) would
+pay its start-up out of that first limit. The referee starts every process a game (or half)
+needs at once, then waits until each is idle, i.e. waiting for input: its processes have used
+almost no CPU over a short window. Then the first request goes out and the clock starts as the
+rules say. The wait has a cap, so a bot that computes before reading only delays the game by it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sandbox.process import BotProcess
+
+QUIET_WINDOW_S = 0.02
+"""How long a bot must stay (almost) idle to count as settled, where a cgroup counts its CPU time."""
+QUIET_WINDOW_PROC_S = 0.05
+"""The same from /proc's counts, which miss short-lived helpers that end within an accounting tick."""
+BUSY_SHARE = 0.05
+"""CPU share over the window above which a bot is still starting (a running process shows far
+more, whatever the kernel's accounting granularity; an idle JVM's housekeeping far less)."""
+SAMPLE_S = 0.002
+_TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
+    """Per pid of ``pids``, CPU time counters of it and its live descendants (counter -> ns).
+
+    For bots whose CPU time no cgroup tracks (no cgroups, or no jail). Each live thread counts
+    with the scheduler's own nanoseconds (``/proc/PID/task/TID/schedstat``, key TID), since /proc's
+    tick counts move in 10 ms steps, far too coarse to tell a starting bot from an idle one; each
+    process also counts the time of the children it reaped (ticks, key -PID), so that short-lived
+    helpers (a shell wrapper's subcommands) are seen even when they end between two samples.
+    Pids that are gone are left out.
+    """
+    children: dict[int, list[int]] = {}
+    reaped: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            reaped[int(entry.name)] = (int(fields[13]) + int(fields[14])) * _TICK_NS
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: dict[int, dict[int, int]] = {}
+    for pid in pids:
+        if pid not in reaped:
+            continue
+        counters: dict[int, int] = {}
+        frontier = [pid]
+        while frontier:
+            current = frontier.pop()
+            counters[-current] = reaped.get(current, 0)
+            try:
+                tasks = list(Path(f"/proc/{current}/task").glob("*/schedstat"))
+            except OSError:
+                tasks = []
+            for task in tasks:
+                try:
+                    counters[int(task.parent.name)] = int(task.read_text().split()[0])
+                except (OSError, IndexError, ValueError):
+                    continue
+            frontier += children.get(current, [])
+        found[pid] = counters
+    return found
+
+
+def _cpu_ns(processes: Sequence[BotProcess]) -> dict[int, dict[int, int]]:
+    """Per process (by pid), CPU time by counter: its cgroup's (precise, cheap), else its threads'."""
+    found: dict[int, dict[int, int]] = {}
+    for process in processes:
+        used = process.plan.cgroup.cpu_ns() if process.plan.cgroup is not None else None
+        if used is not None:
+            found[process.pid] = {0: used}
+    rest = [process.pid for process in processes if process.pid not in found]
+    return found | (thread_cpu_ns(rest) if rest else {})
+
+
+def _gain(before: dict[int, int], after: dict[int, int]) -> int:
+    """CPU time used between two samples: what each counter gained (threads that ended count nothing)."""
+    return sum(value - before.get(key, 0) for key, value in after.items())
+
+
+def wait_until_idle(processes: Sequence[BotProcess], cap_s: float) -> float:
+    """Wait until every process is idle (or has exited), at most ``cap_s``; returns the seconds waited.
+
+    Args:
+        processes: Bots just started, before anything was sent to them.
+        cap_s: The longest wait.
+    """
+    began = time.monotonic()
+    if not processes or cap_s <= 0:
+        return 0.0
+    history: dict[int, list[tuple[float, dict[int, int]]]] = {process.pid: [] for process in processes}
+    waiting = list(processes)
+    while waiting and time.monotonic() - began < cap_s:
+        now = time.monotonic()
+        used = _cpu_ns(waiting)
+        still = []
+        for process in waiting:
+            if process.pid not in used or process.popen.poll() is not None:
+                continue  # exited: nothing to wait for
+            samples = history[process.pid]
+            samples.append((now, used[process.pid]))
+            window = QUIET_WINDOW_S if process.plan.cgroup is not None else QUIET_WINDOW_PROC_S
+            earlier = [sample for sample in samples if sample[0] <= now - window]
+            if not earlier or _gain(earlier[-1][1], used[process.pid]) >= BUSY_SHARE * (now - earlier[-1][0]) * 1e9:
+                still.append(process)
+        waiting = still
+        if waiting:
+            time.sleep(SAMPLE_S)
+    return time.monotonic() - began
