@@ -8,6 +8,7 @@ a bot: all pipes are non-blocking and every wait has a deadline.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -302,6 +303,8 @@ class Referee:
         fault = fault or state.charge_time(request, elapsed_ms)
         if fault is None and (event is None or event.kind != LineKind.LINE):
             fault = self._stream_fault(state, request, transport, event)
+        if fault is not None and event is None and fault.termination == Termination.TIMEOUT:
+            fault = dataclasses.replace(fault, detail=fault.detail + _silence(transport))
         action = None
         if fault is None:
             try:
@@ -329,10 +332,6 @@ class Referee:
         if event is None:
             termination = Termination.TIMEOUT
             detail = f"seat {seat} sent no reply to {what} within {state.time_allowance_ms(request)} ms"
-            if transport.buffer:
-                detail += f"; it sent {_shorten(bytes(transport.buffer).decode('latin-1'))} without a newline"
-            elif transport.bytes_read == 0:
-                detail += "; it has printed nothing at all: is its stdout flushed after each line?"
         elif event.kind == LineKind.EOF:
             termination = Termination.CRASH
             detail = f"seat {seat} {transport.describe_exit()} before answering {what}"
@@ -343,6 +342,15 @@ class Referee:
             termination = Termination.BAD_OUTPUT
             detail = f"seat {seat} sent a line over {len(event.data)} bytes for {what}"
         return Fault(seat, termination, self.protocol.fault_code(state, request, termination), detail)
+
+
+def _silence(transport: Transport) -> str:
+    """What a timed-out bot did print, when that explains the timeout ("" when it does not)."""
+    if transport.buffer:
+        return f"; it sent {_shorten(bytes(transport.buffer).decode('latin-1'))} without a newline"
+    if transport.bytes_read == 0:
+        return "; it has printed nothing at all: is its stdout flushed after each line?"
+    return ""
 
 
 def _shorten(text: str, limit: int = 80) -> str:

@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from pathlib import Path
 from sandbox.access import Unreadable, check_paths, check_program, check_tree
 from sandbox.cgroups import CgroupSlot, cgroups_problem
 from sandbox.limits import Limits, SandboxMode
+from sandbox.reaper import become_subreaper, reap_orphans
 from sandbox.slots import Slot, acquire_slot
 
 SYSTEM_DIRS = ("/usr", "/etc", "/opt")
@@ -93,10 +95,15 @@ def _bwrap_probe(bwrap: str, root: bool) -> str | None:
     """Run an empty jail once; why it failed, or None."""
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net"] if root else ["--unshare-all"]
     probe = [bwrap, *namespaces, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
+    become_subreaper()  # the jail's inner process ends after the outer one: it comes back to us
     try:
         completed = subprocess.run(probe, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bubblewrap cannot run ({error})"
+    finally:
+        deadline = time.monotonic() + 0.1
+        while reap_orphans() == 0 and time.monotonic() < deadline:
+            time.sleep(0.005)
     if completed.returncode != 0:
         reason = completed.stderr.strip().splitlines()[-1] if completed.stderr.strip() else "no message"
         hint = "" if root else " (user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1)"

@@ -8,7 +8,6 @@ lines, stderr is drained into a bounded tail (kept with the game) so a bot can n
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import signal
@@ -18,45 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.jail import LaunchPlan, Sandbox
+from sandbox.reaper import TRACKED, become_subreaper, descendants, reap_orphans, wait_gone
 from sandbox.transport import Transport
 
 STDERR_TAIL_BYTES = 4096
 _CHUNK = 1 << 16
-_PR_SET_CHILD_SUBREAPER = 36
-_subreaper = False
-_children: set[int] = set()
-
-
-def become_subreaper() -> None:
-    """Adopt orphaned descendants of our bots (Linux), so they can be reaped, not left as zombies."""
-    global _subreaper
-    if _subreaper:
-        return
-    _subreaper = True
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-
-
-def reap_orphans() -> None:
-    """Reap exited descendants we adopted that no BotProcess owns."""
-    me = str(os.getpid())
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) in _children:
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] == "Z" and fields[1] == me:
-            try:
-                os.waitpid(int(entry.name), os.WNOHANG)
-            except ChildProcessError:
-                pass
-
-
 _TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
@@ -84,53 +49,6 @@ def group_alive(pgid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def process_children() -> dict[int, list[int]]:
-    """Every process's children, from one scan of /proc (parent pid -> child pids)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    return children
-
-
-def descendants(pid: int) -> set[int]:
-    """``pid`` and every process below it."""
-    children = process_children()
-    found, frontier = set(), [pid]
-    while frontier:
-        current = frontier.pop()
-        found.add(current)
-        frontier += children.get(current, [])
-    return found
-
-
-def _wait_gone(pids: set[int], deadline: float) -> None:
-    """Wait until none of ``pids`` exists any more (reaping those we adopted), until ``deadline``.
-
-    A jail's inner processes end just after the one we killed; were we to exit first they would
-    linger on the host as zombies of init.
-    """
-    left = set(pids)
-    while left and time.monotonic() < deadline:
-        for pid in list(left):
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                left.discard(pid)
-            except PermissionError:
-                pass
-        if left:
-            time.sleep(0.001)
 
 
 class LaunchError(Exception):
@@ -176,7 +94,7 @@ class BotProcess(Transport):
         except OSError as error:
             self.plan.cleanup()
             raise LaunchError(f"cannot start {' '.join(self.argv)!r}: {error.strerror or error}") from None
-        _children.add(self.popen.pid)
+        TRACKED.add(self.popen.pid)
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.stdin_fd: int | None = self.popen.stdin.fileno()
         self.stdout_fd: int | None = self.popen.stdout.fileno()
@@ -343,13 +261,14 @@ class BotProcess(Transport):
         self.kill_group(signal.SIGKILL)  # whatever the bot forked into its group
         if status is None:
             self.popen.wait()
-        _children.discard(self.popen.pid)
+        TRACKED.discard(self.popen.pid)
         deadline = time.monotonic() + 2.0
         while group_alive(self.popen.pid) and time.monotonic() < deadline:
             reap_orphans()
             time.sleep(0.001)
-        self.plan.cleanup()
-        _wait_gone(self.family, deadline)
+        self.plan.cleanup()  # the cgroup goes only once every process in it has ended
+        wait_gone(self.family, deadline)
+        reap_orphans()  # the jail's inner process, adopted when the outer one ended
         self._drain_stderr()  # its last words (a traceback) may still be in the pipe
         for stream in (self.popen.stdout, self.popen.stderr):
             if stream is not None:

@@ -110,7 +110,12 @@ def wait_until_idle(processes: Sequence[BotProcess], cap_s: float) -> float:
             samples.append((now, used[process.pid]))
             window = QUIET_WINDOW_S if process.plan.cgroup is not None else QUIET_WINDOW_PROC_S
             earlier = [sample for sample in samples if sample[0] <= now - window]
-            if not earlier or _gain(earlier[-1][1], used[process.pid]) >= BUSY_SHARE * (now - earlier[-1][0]) * 1e9:
+            started = sum(used[process.pid].values()) > 0  # a process not yet scheduled has used nothing
+            if (
+                not started
+                or not earlier
+                or _gain(earlier[-1][1], used[process.pid]) >= BUSY_SHARE * (now - earlier[-1][0]) * 1e9
+            ):
                 still.append(process)
         waiting = still
         if waiting:

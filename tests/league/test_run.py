@@ -118,10 +118,13 @@ def test_a_node_lost_mid_league_still_completes_every_game_once(tmp_path):
         cluster.shutdown()
 
 
-def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
+def test_ctrl_c_after_fresh_stops_cleanly_keeps_what_is_done_and_leaves_no_stale_report(tmp_path):
     path = write_league(tmp_path, variants={"long": {"turns_per_player": 400}}, games_per_pair=8, concurrency=1)
     output = tmp_path / "out"
-    command = [sys.executable, "-m", "league", "run", str(path), "--quiet"]
+    output.mkdir()
+    for name in ("report.md", "index.html", "standings.csv"):  # the report of an earlier run
+        (output / name).write_text("an earlier league's report\n")
+    command = [sys.executable, "-m", "league", "run", str(path), "--quiet", "--fresh"]
     driver = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 240
     while len(stored_ids(output)) < 1 and driver.poll() is None and time.monotonic() < deadline:
@@ -130,8 +133,15 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_is_done(tmp_path):
     _, err = driver.communicate(timeout=120)
     assert driver.returncode == 130, err
     assert "Run the same command again to resume" in err
+    assert "the old report was removed" in err
+    assert not any((output / name).exists() for name in ("report.md", "index.html", "standings.csv"))
     lines = (output / "games.jsonl").read_text().splitlines()
     assert lines and all(json.loads(line)["game_id"] for line in lines)
+    report = subprocess.run(
+        [sys.executable, "-m", "league", "report", str(output)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert report.returncode == 0, report.stderr
+    assert f"{len(set(stored_ids(output)))} games scored" in (output / "report.md").read_text()
 
 
 def test_a_changed_config_plays_new_games_and_the_report_shows_only_them(ray_local, tmp_path, league_cli):
