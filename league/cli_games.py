@@ -20,10 +20,10 @@ ENGINE = Path(__file__).resolve().parents[1] / "engine"
 
 
 def _value(value: Any) -> str:
-    """A default as it would be written in YAML."""
-    if isinstance(value, tuple):
-        value = list(value)
-    return json.dumps(value)
+    """A default as it would be written in YAML (``[2, 4]``, ``null``, ``true``, ``empty``)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
 
 
 def describe_games() -> str:

@@ -151,7 +151,7 @@ class League:
     def output(self) -> Path:
         """The report folder: ``output``, default ``reports/<name>/``, relative to the league file."""
         output = Path(self.config.output) if self.config.output else Path("reports") / self.config.name
-        return output if output.is_absolute() else self.path.parent / output
+        return Path(os.path.normpath(output if output.is_absolute() else self.path.parent / output))
 
     def output_problem(self, create: bool) -> str | None:
         """Why the report folder cannot be written, or None.

@@ -72,7 +72,8 @@ class BotSpec:
         if self.roles:
             return " :: ".join(f"{role}: {spec.describe()}" for role, spec in self.roles.items())
         if self.builtin:
-            return f"built-in {self.builtin}"
+            params = ", ".join(f"{key}={value!r}" for key, value in self.params.items())
+            return f"built-in {self.builtin}" + (f" ({params})" if params else "")
         return shlex.join(self.command or ())
 
 

@@ -168,16 +168,16 @@ class Referee:
         started: dict[ProcessKey, Transport] = {}
         for key in sorted(wanted - self.running.keys()):  # every process needed now, started at once
             try:
-                started[key] = self.launchers[key.seat](key)
+                started[key] = self.running[key] = self.launchers[key.seat](key)
             except LaunchError as error:
                 state.fault(Fault(key.seat, Termination.CRASH, self._code(state, key, Termination.CRASH), str(error)))
-            self.running.update(started)
+            else:
+                self.poller.add(started[key])
             if state.is_over():
                 return
         # Fair start-up: the first request's clock starts once the programs wait for input.
         wait_until_idle([t for t in started.values() if isinstance(t, BotProcess)], self.clock.startup_wait_ms / 1000)
         for key, transport in started.items():
-            self.poller.add(transport)
             greeting = self.protocol.greeting(state, key)
             if greeting:
                 transport.send(greeting)

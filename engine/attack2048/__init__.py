@@ -1,4 +1,4 @@
-"""attack2048: Attacker/Defender 2048 on a 4x4 board (rules/attack2048.md)."""
+"""attack2048: Attacker/Defender 2048 on a 4x4 board (engine/attack2048/README.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""attack2048 on the wire (rules/attack2048.md, section 7), both sides.
+"""attack2048 on the wire (engine/attack2048/README.md, the protocol), both sides.
 
 Referee -> either role: ``game`` then the four rows top to bottom, each value in decimal (tile
 VALUES, 0 for empty) followed by one space, every line ending in LF; ``quit`` when the half is

@@ -1,4 +1,4 @@
-"""attack2048: Attacker/Defender 2048 (rules/attack2048.md), the rules as an engine.
+"""attack2048: Attacker/Defender 2048 (engine/attack2048/README.md), the rules as an engine.
 
 The rules in short. One 4x4 board, cells ``(x, y)`` = (column, row), index ``4 * y + x``. In a
 **half** one bot attacks and the other defends; a **match** is two halves with the roles swapped

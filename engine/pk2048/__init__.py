@@ -1,4 +1,4 @@
-"""pk2048: PK2048, a best of three on one shared 4x4 2048 board (rules/pk2048.md)."""
+"""pk2048: PK2048, a best of three on one shared 4x4 2048 board (engine/pk2048/README.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""pk2048 on the wire (rules/pk2048.md, section 7), both sides.
+"""pk2048 on the wire (engine/pk2048/README.md, the protocol), both sides.
 
 Referee -> player to move: at a player's first turn of a game the seat line (``1`` first player,
 ``2`` second) and the state line in one write, later the state line alone: 23 integers

@@ -1,4 +1,4 @@
-"""pk2048: PK2048, two players on one shared 4x4 2048 board (rules/pk2048.md).
+"""pk2048: PK2048, two players on one shared 4x4 2048 board (engine/pk2048/README.md).
 
 The rules in short:
 
@@ -31,9 +31,8 @@ The match result, as we report it (our choice, the rules define only the per-gam
   ``decided_by``, ``scores``, ``operations``, ``termination``, ``offender`` (the faulting seat
   or None), ``detail`` and the ``final_board`` in values.
 
-Resolved in the rules file: the 9.5 vector calls ``6 0 0`` an occupied cell, but cell 6 is empty
-on that vector's own board (it is occupied at the start position, 9.9); we judge the board as
-it is, so there ``6 0 0`` is a legal interference.
+An interference or a bomb is judged on the board as it is when the answer comes (cell 6 is
+occupied at the start position, empty on other boards).
 
 This module holds the pure rules on exponent boards (see engine/slide.py); the match state that
 the referee drives is in engine/pk2048/match.py.

@@ -1,4 +1,4 @@
-"""versus2048: 5x5 Versus 2048 (rules/versus2048.md)."""
+"""versus2048: 5x5 Versus 2048 (engine/versus2048/README.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""versus2048 on the wire (rules/versus2048.md, section 7), both sides.
+"""versus2048 on the wire (engine/versus2048/README.md, the protocol), both sides.
 
 Referee -> player p: ``p`` before the game; then per turn ``Turn TimeLeft MyScore OppScore`` and
 the two boards (own first), one row a line, exponents separated by single spaces. Player ->

@@ -1,4 +1,4 @@
-"""versus2048: 5x5 Versus 2048 of AI Challenge 2018 @ CODE FESTIVAL (rules/versus2048.md).
+"""versus2048: 5x5 Versus 2048 of AI Challenge 2018 @ CODE FESTIVAL (engine/versus2048/README.md).
 
 Two players, each with a private N x N board (exponent notation) and a score. Pre-game: player 0
 puts a 2 on a cell of player 1's board, then player 1 on player 0's. Then players alternate,

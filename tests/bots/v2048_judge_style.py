@@ -1,4 +1,4 @@
-"""A bot written the way the original judge's sample AIs were (rules/versus2048.md, section 7).
+"""A bot written the way the original judge's sample AIs were (the protocol of engine/versus2048/README.md).
 
 It reads whitespace-separated tokens like Java's Scanner (not lines), assumes the contest's 5x5
 board as those bots did, prints each answer with a trailing newline and flushes, and never
