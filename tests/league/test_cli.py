@@ -104,3 +104,27 @@ def test_python_dash_m_league_works():
     )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["game"] == "versus2048"
+
+
+def test_league_games_lists_every_game(league_cli):
+    from engine import GAMES
+
+    status, out, _ = league_cli("games")
+    assert status == 0
+    for name, game in GAMES.items():
+        assert f"{name}  " in out and game.title in out
+
+
+def test_league_games_describes_a_game_from_its_code(league_cli):
+    from engine import GAMES
+
+    status, out, _ = league_cli("games", "attack2048")
+    assert status == 0
+    assert "roles: attack, defend" in out
+    for key in GAMES["attack2048"].model_fields:
+        assert f"\n  {key} = " in out
+    assert "tiles = [2, 4]" in out and "opening = empty" in out
+    assert "pessimism = 0.5 (a number): Weight of the worst placement against the mean." in out
+    assert "engine/attack2048/README.md" in out
+    status, _, err = league_cli("games", "chess")
+    assert status == 2 and "unknown game 'chess'; known games: attack2048, pk2048, versus2048" in err
