@@ -31,7 +31,7 @@ PLAY = "play"
 
 
 class Termination(enum.StrEnum):
-    """How a match ended (see design.md, Result)."""
+    """How a match ended: by the rules (NORMAL), by a bot's fault, by our safety cap, or by our failure."""
 
     NORMAL = "NORMAL"
     ILLEGAL_MOVE = "ILLEGAL_MOVE"
@@ -228,9 +228,29 @@ class Game(BaseModel, ABC):
         """A picture of a final state (from ``State.to_json``) for people; "" if none."""
         return ""
 
+    def process_label(self, epoch: int) -> str:
+        """Names one of a seat's processes in a role for people ("game 2" of a best of three)."""
+        return f"process {epoch + 1}"
+
     def variant(self) -> dict[str, Any]:
         """The variant parameters as plain data."""
         return self.model_dump(mode="json")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 ply``, ``2 plies``: a count with its word, for sentences people read."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def require_at_least(minimum: float, **values: float | None) -> None:
+    """Check a built-in bot's numeric parameters (None passes: "no limit").
+
+    Raises:
+        ValueError: Naming the first parameter below ``minimum`` and its value.
+    """
+    for name, value in values.items():
+        if value is not None and value < minimum:
+            raise ValueError(f"{name} must be at least {minimum}, not {value}")
 
 
 def derive_seed(seed: int, *parts: object) -> int:

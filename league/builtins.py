@@ -112,46 +112,55 @@ def make_bot(game: Game, builtin: str, role: str, seed: int, params: Mapping[str
     return builtin_class(type(game), builtin, role)(seed=seed, **builtin_params(game, builtin, role, params))
 
 
-def check_params(game: Game, builtin: str, params: Mapping[str, Any], roles: Sequence[str] | None = None) -> dict:
-    """Check a built-in's parameters; returns them converted to the declared types.
+def check_params(
+    game: Game, sides: Mapping[str, str], params: Mapping[str, Any], rules_given: bool = False
+) -> dict[str, Any]:
+    """Check what a user gives built-ins; returns the parameters converted to the declared types.
 
     Args:
-        game: The game and its variant (its ``bot_rules`` are given too).
-        builtin: ``NAME`` or ``GAME.NAME``.
+        game: The game and its variant (its ``bot_rules`` are the league's to give, not the user's).
+        sides: Per role it plays, the built-in (``NAME`` or ``GAME.NAME``) that gets the parameters;
+            a key must be taken by at least one of them, and each gets those it takes.
         params: What the user gave.
-        roles: The roles it will play (default: every role of the game).
+        rules_given: The variant's rules come with ``params`` (``league bot``, run by the league or
+            by hand), rather than from the league's own variant.
 
     Raises:
-        BuiltinError: An unknown name, a wrong type, or parameters the bot refuses; the message
-            names the parameter and what is valid.
+        BuiltinError: An unknown name, a rule of the variant, a wrong type, or a value the bot
+            refuses; the message names the parameter and what is valid.
     """
-    classes = role_classes(type(game), builtin)
-    classes = {role: cls for role, cls in classes.items() if roles is None or role in roles}
+    classes = {role: builtin_class(type(game), builtin, role) for role, builtin in sides.items()}
+    names = sorted({builtin.rpartition(".")[2] for builtin in sides.values()})
+    label = "::".join(f"{type(game).name}.{name}" for name in names)
+    rules = {} if rules_given else game.bot_rules()
     known: dict[str, Parameter] = {}
     for cls in classes.values():
         known = {**parameters(cls), **known}
-    label = f"{type(game).name}.{builtin.rpartition('.')[2]}"
+    own = [key for key in known if key not in rules]
     for key in params:
         if key == "seed":
             raise BuiltinError(f"{label}: 'seed' is set by the league from the match seed; leave it out")
+        if key in rules:
+            raise BuiltinError(
+                f"{label}: {key!r} is the variant's, told to built-ins by the league; set it with --set {key}=..."
+                " (variants: in a league file)"
+            )
         if key not in known:
-            close = difflib.get_close_matches(key, known, n=1)
+            close = difflib.get_close_matches(key, own, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            listing = ", ".join(known) or "none"
-            raise BuiltinError(f"{label} has no parameter {key!r}{hint}; its parameters: {listing}")
+            raise BuiltinError(f"{label} has no parameter {key!r}{hint}; its parameters: {', '.join(own) or 'none'}")
     fields: dict[str, Any] = {key: (known[key].annotation, ...) for key in params}
-    model = create_model("BuiltinParams", __config__=ConfigDict(extra="forbid"), **fields)
+    model = create_model("BuiltinParams", __config__=ConfigDict(extra="forbid", strict=True), **fields)
     try:
         converted = model(**params).model_dump()
     except ValidationError as error:
-        problem = error.errors()[0]
-        key = str(problem["loc"][0])
+        key = str(error.errors()[0]["loc"][0])
         raise BuiltinError(f"{label}: parameter {key} must be {known[key].type_name}, not {params[key]!r}") from None
-    for role in classes:
+    for role, builtin in sides.items():
         try:
             make_bot(game, builtin, role, 0, converted)
         except Exception as error:  # noqa: BLE001 - any refusal by the bot is reported as bad params
-            raise BuiltinError(f"{label}: its parameters {dict(params)} are refused: {error}") from None
+            raise BuiltinError(f"{label}: {error}") from None
     return converted
 
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+from typing import Any
 
-from league import cli_games, cli_league, cli_play
-from league.cli_args import USAGE_ERROR, UsageError
-
+USAGE_ERROR = 2
 EXIT_INTERRUPTED = 130
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``league``."""
+    from league import cli_games, cli_league, cli_play
+
     parser = argparse.ArgumentParser(prog="league", description="Round-robin leagues for game-AI bots.")
     commands = parser.add_subparsers(dest="command", required=True)
     cli_play.add_commands(commands)
@@ -30,16 +32,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM ends a run as Ctrl-C does: bots stopped, scratch folders removed, what is stored kept."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
     try:
-        status = args.handler(args)
-        sys.stdout.flush()
-        return status
-    except UsageError as error:
-        print(f"league: error: {error}", file=sys.stderr)
-        return USAGE_ERROR
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread (embedded): leave signals alone
+        previous = None
+    try:
+        from league.cli_args import UsageError  # inside the try: Ctrl-C while importing is quiet too
+
+        args = build_parser().parse_args(argv)
+        try:
+            status = args.handler(args)
+            sys.stdout.flush()
+            return status
+        except UsageError as error:
+            print(f"league: error: {error}", file=sys.stderr)
+            return USAGE_ERROR
     except KeyboardInterrupt:
         print("league: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -48,3 +62,6 @@ def main(argv: list[str] | None = None) -> int:
         # Python from failing again when it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

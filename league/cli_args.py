@@ -15,7 +15,6 @@ from engine import get_game
 from engine.core import Game
 from sandbox.limits import Limits
 
-USAGE_ERROR = 2
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
@@ -46,7 +45,7 @@ def parse_seat_option(text: str, flag: str, seats: int) -> tuple[int, str]:
     """
     seat, colon, rest = text.partition(":")
     if not colon or not seat.strip().isdigit():
-        raise UsageError(f"{flag} {text!r}: expected SEAT:..., e.g. {flag} 0:{rest or '...'}")
+        raise UsageError(f"{flag} {text!r}: expected SEAT:{text}, e.g. {flag} 0:{text}")
     if int(seat) >= seats:
         raise UsageError(f"{flag} {text!r}: seat {int(seat)} does not exist (seats 0 to {seats - 1})")
     return int(seat), rest

@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from league.cli_args import UsageError, parse_assignment
+from engine.core import plural
+from league.cli_args import UsageError, parse_assignment, validated
 from league.config import ConfigError, League, load_league
 from league.store import StoreBusy
 from sandbox.jail import Sandbox, SandboxError
@@ -37,7 +38,10 @@ def load(args: argparse.Namespace, create_output: bool) -> League:
     try:
         league = load_league(args.file)
         assignments = dict(parse_assignment(text) for text in getattr(args, "set", None) or [])
-        if assignments:
+        if assignments:  # named as --set if they are wrong on their own, not blamed on the file
+            validated(
+                type(next(iter(league.games.values()))), assignments, "--set", f"the {league.config.game} variant"
+            )
             variants = {name: {**params, **assignments} for name, params in league.config.variants.items()}
             league = load_league(args.file, {"variants": variants})
         try:
@@ -99,13 +103,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if not args.no_estimate:
         seconds = estimate_seconds(league)
         workers = league.config.concurrency
-        print(f"  estimated time: about {seconds:.0f} s with {workers} workers (from a few sample games)")
+        print(f"  estimated time: about {seconds:.0f} s with {plural(workers, 'worker')} (from a few sample games)")
     print("ok")
     return 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Play a league (resuming what is stored) and write its report."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from league.report import write_report
@@ -120,7 +125,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         TextColumn("{task.fields[rate]}"),
         TimeRemainingColumn(),
     ]
-    with Progress(*columns, transient=False, disable=args.quiet) as progress:
+    with Progress(*columns, transient=False, disable=args.quiet, console=Console(stderr=True)) as progress:
         task = progress.add_task("games", total=None, rate="")
         state = {"first": None, "start": time.monotonic()}
 
@@ -136,7 +141,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             summary = run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
         except (SandboxError, StoreBusy) as error:
             raise UsageError(str(error)) from None
-    note = f"{summary.played} played, {summary.skipped} already stored, {summary.total} in all"
+    note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
+    if summary.infra_errors:
+        note += f", {summary.infra_errors} failed for reasons of ours"
     if summary.interrupted:
         removed = " (the old report was removed: it described other games)" if summary.removed_report else ""
         print(

@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
-from engine.core import Game
+from engine.core import Game, plural
 from engine.protocol import run_stdio
 from league.builtins import BuiltinError, builtin_names, check_params, make_bot
 from league.cli_args import UsageError, build_game, build_limits, parse_assignment, parse_seat_option
@@ -51,7 +52,15 @@ def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
     if not type(game).min_seats <= seats <= type(game).max_seats:
         raise _seat_count_error(game, args.bots)
     quoted = unquoted_command(args.bots, builtin_names(type(game)))
-    folders: dict[int, str] = dict(parse_seat_option(text, "--cwd", seats) for text in args.cwd or [])
+    folders: dict[int, str] = {}
+    for text in args.cwd or []:
+        seat, folder = parse_seat_option(text, "--cwd", seats)
+        if seat in folders:
+            raise UsageError(f"--cwd {text!r}: seat {seat} already has the folder {folders[seat]!r}")
+        if not Path(folder).is_dir():
+            problem = "is a file, not a folder" if Path(folder).exists() else "does not exist"
+            raise UsageError(f"--cwd {text!r}: {folder!r} {problem}")
+        folders[seat] = folder
     params: dict[int, dict[str, Any]] = {}
     for text in args.param or []:
         seat, assignment = parse_seat_option(text, "--param", seats)
@@ -61,8 +70,10 @@ def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
     for seat, text in enumerate(args.bots):
         try:
             spec = parse_bot_argument(type(game), text, as_program=args.programs, cwd=folders.get(seat))
+            if seat in folders and not any(side.command for side in spec.sides()):
+                raise BotSpecError(f"--cwd {seat}:...: seat {seat} is a built-in, which runs in this process")
             if seat in params:
-                if spec.builtin is None:
+                if not any(side.builtin for side in spec.sides()):
                     raise BotSpecError(f"--param {seat}:...: seat {seat} is a program; give its options in its command")
                 spec = check_builtin_params(game, dataclasses.replace(spec, params=params[seat]))
             check_command(spec)
@@ -76,13 +87,17 @@ def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match and print the result."""
+    if not 0 <= args.seed < 2**63:
+        raise UsageError(f"--seed {args.seed}: a seed is 0 to 2**63 - 1")
+    if args.time_margin_ms < 0:
+        raise UsageError(f"--time-margin-ms {args.time_margin_ms}: a margin is 0 or more")
     game = build_game(args.game, args.set or [])
     specs = bot_specs(game, args)
     limits = build_limits(args.limit or [])
     try:
         sandbox = Sandbox(SandboxMode(args.sandbox), limits)
-        for spec in specs:
-            check_program_access(spec, sandbox)
+        for spec in specs:  # a --cwd folder is the bot's own: walked whole
+            check_program_access(spec, sandbox, own_folder=any(side.cwd for side in spec.sides()))
     except (SandboxError, BotSpecError) as error:
         raise UsageError(str(error)) from None
     launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
@@ -113,11 +128,6 @@ def record_json(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord
     }
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 ply``, ``2 plies``."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
-
-
 def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, all_stderr: bool = False) -> str:
     """A readable account of one match, with the stderr of faulted seats (of every seat if asked)."""
     result = record.result
@@ -132,7 +142,7 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
     winner = result.winner
     verdict = "draw" if winner is None else f"seat {winner} ({specs[winner].name}) wins"
     how = result.termination.value
-    if result.reason_code and result.reason_code != how:
+    if result.reason_code and result.reason_code.upper() != how:
         how += f" ({result.reason_code})"
     lines.append(f"{verdict}: {how} after {plural(result.plies, 'ply', 'plies')}")
     if result.detail:
@@ -140,21 +150,21 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
     picture = game.render(record.final_state)
     if picture:
         lines.append(picture)
-    shown = range(len(specs)) if all_stderr else result.offenders
-    for seat in shown:
-        lines += stderr_lines(seat, specs[seat], [tail for tail in record.stderr if tail.seat == seat])
+    faulted = set(result.offenders) | {move.seat for move in record.moves if move.fault}  # in any game of it
+    for seat in range(len(specs)) if all_stderr else sorted(faulted):
+        lines += stderr_lines(game, seat, specs[seat], [tail for tail in record.stderr if tail.seat == seat])
     return "\n".join(lines)
 
 
-def stderr_lines(seat: int, spec: BotSpec, tails: list[StderrTail]) -> list[str]:
+def stderr_lines(game: Game, seat: int, spec: BotSpec, tails: list[StderrTail]) -> list[str]:
     """The stderr of one seat's processes, each line marked, or a line saying there was none."""
     if not tails:
         return [f"stderr of seat {seat} ({spec.name}): nothing"]
     lines = []
-    several = len({(tail.role, tail.epoch) for tail in tails}) > 1 or any(tail.epoch for tail in tails)
+    several = len({tail.epoch for tail in tails}) > 1 or game.process_label(tails[0].epoch) != game.process_label(0)
     for tail in tails:
         which = f", {tail.role}" if len(spec.sides()) > 1 else ""
-        which += f", process {tail.epoch + 1}" if several else ""
+        which += f", {game.process_label(tail.epoch)}" if several else ""
         lines.append(f"stderr of seat {seat} ({spec.name}{which}):")
         lines += [f"  | {line}" for line in tail.text.rstrip("\n").splitlines()]
     return lines
@@ -178,13 +188,18 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.builtin}: no role {role!r}; roles: {', '.join(roles)}")
     params = dict(parse_assignment(text, "--param") for text in args.param or [])
     try:
-        params = check_params(game, args.builtin, params, roles=[role])
+        params = check_params(game, {role: args.builtin}, params, rules_given=True)
     except BuiltinError as error:
         raise UsageError(str(error)) from None
     try:
         run_stdio(game.bot_protocol(make_bot(game, args.builtin, role, args.seed, params)))
     except BrokenPipeError:
         pass
+    except Exception as error:  # noqa: BLE001 - what it was sent is not the game's protocol
+        raise UsageError(
+            f"{args.builtin}: cannot read what it was sent ({type(error).__name__}: {error}); it speaks the"
+            f" {game_name} protocol of engine/{game_name}/README.md"
+        ) from None
     return 0
 
 

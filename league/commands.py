@@ -46,15 +46,37 @@ def check_command_line(argv: Sequence[str], cwd: Path) -> None:
             raise CommandError(f"{program!r} is not executable (chmod +x {program})")
     elif shutil.which(program) is None:
         if (cwd / program).is_file():
-            raise CommandError(
-                f"program {program!r} is not on PATH; to run the file {program!r} in {cwd.resolve()}, write ./{program}"
-            )
+            raise CommandError(f"program {program!r} is not on PATH; {_how_to_run(cwd / program)}")
         raise CommandError(f"program {program!r} is not on PATH")
     if _PYTHON.fullmatch(Path(program).name):
         _check_python_target(argv[1:], cwd)
     for argument in argv[1:]:
         if argument.endswith(SCRIPT_SUFFIXES) and not argument.startswith("-") and not (cwd / argument).exists():
             raise CommandError(f"file {argument!r} named in its command does not exist (in {cwd.resolve()})")
+
+
+_RUNNERS = {
+    ".py": "python3 {name}",
+    ".class": "java {stem}",
+    ".jar": "java -jar {name}",
+    ".js": "node {name}",
+    ".rb": "ruby {name}",
+    ".pl": "perl {name}",
+    ".sh": "sh {name}",
+    ".lua": "lua {name}",
+    ".php": "php {name}",
+}
+
+
+def _how_to_run(path: Path) -> str:
+    """How to run a file of the current folder that was named like a program on PATH."""
+    runner = _RUNNERS.get(path.suffix)
+    where = f"to run the file {path.name!r} in {path.parent.resolve()}"
+    if runner:
+        return f"{where}, give {runner.format(name=path.name, stem=path.stem)!r}"
+    if os.access(path, os.X_OK):
+        return f"{where}, write ./{path.name}"
+    return f"{path.name!r} in {path.parent.resolve()} is not executable: chmod +x {path.name}, then write ./{path.name}"
 
 
 def _check_python_target(arguments: Sequence[str], cwd: Path) -> None:

@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import tempfile
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
@@ -92,7 +93,11 @@ class LeagueConfig(_Strict):
     @field_validator("sandbox", mode="before")
     @classmethod
     def _sandbox_mode_alone(cls, value: Any) -> Any:
-        return {"mode": value} if isinstance(value, str) else value
+        if isinstance(value, str):
+            return {"mode": value}
+        if not isinstance(value, dict):
+            raise ValueError("give auto, strict or none, or {mode: ..., read_only: [paths]}")
+        return value
 
     @field_validator("name")
     @classmethod
@@ -166,14 +171,15 @@ class League:
             existing = existing.parent
         if not existing.is_dir():
             return f"{existing} is a file, not a folder"
-        if not create:
-            return None if os.access(existing, os.W_OK | os.X_OK) else f"{existing} is not writable"
         try:
+            if not create:  # a folder made and removed at once: nothing is left written
+                os.rmdir(tempfile.mkdtemp(prefix=".league-probe-", dir=existing))
+                return None
             folder.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryFile(dir=folder):
                 pass
         except OSError as error:
-            return f"{error.filename or folder}: {error.strerror or error}"
+            return f"{existing if not create else folder}: {error.strerror or error}"
         return None
 
     def check_output(self, create: bool) -> None:
@@ -191,9 +197,9 @@ class League:
         Raises:
             ConfigError: Naming the file, the bot, the path and the fix.
         """
-        for index, spec in enumerate(self.bots.values()):
+        for index, (spec, bot) in enumerate(zip(self.bots.values(), self.config.bots, strict=True)):
             try:
-                check_program_access(spec, sandbox, self.sandbox_read_only)
+                check_program_access(spec, sandbox, self.sandbox_read_only, own_folder=bot.cwd is not None)
             except BotSpecError as error:
                 raise ConfigError(f"{self.path}: bots[{index}] ({spec.name}): {_unnamed(error)}") from None
 
@@ -201,6 +207,24 @@ class League:
     def sandbox_read_only(self) -> list[str]:
         """Extra read-only paths, resolved against the file's folder."""
         return [str((self.path.parent / p).resolve()) for p in self.config.sandbox.read_only]
+
+
+def _keys_at(location: tuple[Any, ...]) -> list[str]:
+    """The keys a mapping of the league file may hold, at the place of an unknown key."""
+    model: Any = LeagueConfig
+    for part in location[:-1]:
+        if isinstance(part, int):
+            continue  # an item of a list: the list's own model below
+        annotation = model.model_fields[part].annotation
+        models = [
+            arg
+            for arg in (annotation, *typing.get_args(annotation))
+            if isinstance(arg, type) and typing.get_origin(arg) is None and issubclass(arg, BaseModel)
+        ]
+        if not models:
+            return []
+        model = models[0]
+    return list(model.model_fields)
 
 
 def _where(location: tuple[Any, ...]) -> str:
@@ -238,7 +262,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         problem = error.errors()[0]
         message = problem["msg"].removeprefix("Value error, ")
         if problem["type"] == "extra_forbidden":
-            message = "unknown key"
+            message = f"unknown key; keys here: {', '.join(_keys_at(problem['loc']))}"
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
     game_class = GAMES[config.game]
     games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}
@@ -284,7 +308,10 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
         else:
             assert bot.roles is not None
             if set(bot.roles) != set(game_class.roles) or len(game_class.roles) < 2:
-                raise BotSpecError(f"roles: {game_class.name} bots need exactly the roles {list(game_class.roles)}")
+                wanted = (
+                    "command: instead" if len(game_class.roles) < 2 else f"exactly the roles {list(game_class.roles)}"
+                )
+                raise BotSpecError(f"roles: {game_class.name} bots have {len(game_class.roles)} role(s); give {wanted}")
             roles = {
                 role: BotSpec(name=f"{bot.name}.{role}", command=_argv(cmd), cwd=cwd) for role, cmd in bot.roles.items()
             }

@@ -38,7 +38,7 @@ class InProcessTransport(Transport):
             try:
                 reply = self.driver.feed(line.removesuffix("\r"))
             except Exception as error:  # a bug in a built-in bot is its forfeit, not the league's end
-                self.error = f"{type(error).__name__}: {error}"
+                self.error = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
                 self.trace = traceback.format_exc()
                 self.close()
                 return

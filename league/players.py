@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import PLAY, Game, ProcessKey, derive_seed
-from league.builtins import BuiltinError, builtin_names, builtin_params, check_params, make_bot
+from league.builtins import (
+    BuiltinError,
+    accepted,
+    builtin_class,
+    builtin_names,
+    builtin_params,
+    check_params,
+    make_bot,
+)
 from league.commands import CommandError, check_command_line
 from league.inprocess import InProcessTransport
 from league.referee import Launcher
@@ -103,7 +111,8 @@ def parse_bot_argument(game: type[Game], text: str, as_program: bool = False, cw
             )
         sides = [_parse_one_side(game, part.strip(), as_program, cwd) for part in parts]
         roles = dict(zip(game.roles, sides, strict=True))
-        return BotSpec(name="::".join(side.name for side in sides), roles=roles)
+        names = list(dict.fromkeys(side.name for side in sides))  # one program for both roles: one name
+        return BotSpec(name="::".join(names), roles=roles)
     spec = _parse_one_side(game, text.strip(), as_program, cwd)
     if spec.command is not None and len(game.roles) > 1:
         wanted = "::".join(role.upper() for role in game.roles)
@@ -135,7 +144,39 @@ def _parse_one_side(game: type[Game], text: str, as_program: bool, cwd: str | No
                 " give a program as a path or a quoted command line, e.g. './mybot' or 'python3 bot.py'"
             )
     argv = tuple(shlex.split(text))
-    return BotSpec(name=Path(argv[-1]).stem or argv[0], command=argv, cwd=cwd)
+    return BotSpec(name=command_name(argv), command=argv, cwd=cwd)
+
+
+_TAKES_A_VALUE = {"-cp", "-classpath", "--class-path", "-X", "-W"}
+
+
+def command_name(argv: Sequence[str]) -> str:
+    """A short name for a program bot: its script, class or module, else its program.
+
+    ``python3 bots/mine.py --depth 3`` is ``mine``, ``java -cp out GreedyAI`` is ``GreedyAI``,
+    ``league bot pk2048.expectimax`` is ``pk2048.expectimax``, ``./a.out`` is ``a``.
+    """
+    named = _named_argument(argv)
+    if Path(argv[0]).name == "league" or "league" in argv[1:3]:
+        return named
+    return Path(named).stem or named
+
+
+def _named_argument(argv: Sequence[str]) -> str:
+    """The argument that says what a command runs (its script, class, module or built-in)."""
+    arguments = list(argv[1:])
+    if Path(argv[0]).name == "league" or arguments[:2] == ["-m", "league"]:
+        rest = arguments[arguments.index("bot") + 1 :] if "bot" in arguments else []
+        return rest[0] if rest else "league"
+    skip = False
+    for argument in arguments:
+        if skip:
+            skip = False
+        elif argument in _TAKES_A_VALUE:
+            skip = True
+        elif not argument.startswith("-"):
+            return argument
+    return argv[0]
 
 
 def _game_names() -> set[str]:
@@ -163,7 +204,7 @@ def unique_names(specs: Sequence[BotSpec]) -> list[BotSpec]:
     for spec in specs:
         name = spec.name
         if names.count(name) > 1 and spec.command is not None:
-            script = Path(spec.command[-1])
+            script = Path(_named_argument(spec.command))
             name = f"{script.parent.name}/{script.stem}" if script.parent.name else name
         renamed.append(name)
     final = [f"{name}#{seat}" if renamed.count(name) > 1 else name for seat, name in enumerate(renamed)]
@@ -185,25 +226,48 @@ def check_command(spec: BotSpec) -> None:
 
 
 def check_builtin_params(game: Game, spec: BotSpec) -> BotSpec:
-    """The spec with its built-in parameters checked and converted; ``params`` on a program is an error.
+    """The spec with its built-ins' parameters checked and converted; ``params`` on a program is an error.
+
+    A bot with one side per role (attack2048's ``expectimax::greedy``) gives the parameters to
+    its built-in sides, each the ones it takes.
 
     Raises:
         BotSpecError: An unknown parameter (the valid ones named), a wrong type, or a refusal.
     """
     if not spec.params:
         return spec
-    if spec.builtin is None:
+    sides = {role: side.builtin for role, side in (spec.roles or {}).items() if side.builtin is not None}
+    if spec.builtin is not None:
+        sides = {role: spec.builtin for role in type(game).roles}
+    if not sides:
         raise BotSpecError(
             f"bot {spec.name!r}: params are for built-in bots; a program takes its options in its command"
         )
     try:
-        return dataclasses.replace(spec, params=check_params(game, spec.builtin, spec.params))
+        params = check_params(game, sides, spec.params)
     except BuiltinError as error:
         raise BotSpecError(f"bot {spec.name!r}: {error}") from None
+    if spec.roles:
+        roles = {
+            role: dataclasses.replace(side, params=accepted(builtin_class(type(game), sides[role], role), params))
+            if role in sides
+            else side
+            for role, side in spec.roles.items()
+        }
+        return dataclasses.replace(spec, params=params, roles=roles)
+    return dataclasses.replace(spec, params=params)
 
 
-def check_program_access(spec: BotSpec, sandbox: Sandbox, read_only: Sequence[str] = ()) -> None:
+def check_program_access(
+    spec: BotSpec, sandbox: Sandbox, read_only: Sequence[str] = (), own_folder: bool = False
+) -> None:
     """Refuse a program that cannot be jailed here, or whose files the jailed bot cannot read.
+
+    Args:
+        spec: The bot.
+        sandbox: Where it will run.
+        read_only: More host paths it may read.
+        own_folder: Its ``cwd`` was given as its own folder (walked whole).
 
     Raises:
         BotSpecError: The message names the bot, the file and the fix.
@@ -212,11 +276,12 @@ def check_program_access(spec: BotSpec, sandbox: Sandbox, read_only: Sequence[st
         if side.builtin is not None and not side.as_program:
             continue
         try:
-            sandbox.require_isolation(f"bot {spec.name!r}")
+            sandbox.require_isolation()
         except SandboxError as error:
-            raise BotSpecError(str(error)) from None
+            raise BotSpecError(f"bot {spec.name!r}: {error}") from None
         if side.command is not None:
-            found = sandbox.unreadable(side.command, side.cwd, [*read_only, *program_read_only(side)])
+            extra = [*read_only, *program_read_only(side)]
+            found = sandbox.unreadable(side.command, side.cwd, extra, own_folder=own_folder)
             if found is not None:
                 raise BotSpecError(f"bot {spec.name!r}: {found.message()}")
 

@@ -4,7 +4,9 @@ One remote task plays one game (``league.worker.play_game``). The driver keeps a
 in flight, takes results as they finish (``ray.wait``), appends each to the store at once
 (flushed, fsynced) and shows progress. A rerun skips what is stored, so a league survives
 Ctrl-C, a killed driver or a lost node, and never stores a game twice. A worker or node that
-dies has its game retried by Ray; a bot's forfeit is a result and is never retried.
+dies has its game retried by Ray; a game that failed for a reason of ours is submitted again by
+the driver a few times, then stored as INFRA_ERROR (never scored, replayed by the next run); a
+bot's forfeit is a result and is never retried.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import logging
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +26,7 @@ from typing import Any
 from league.config import League
 from league.report import remove_report
 from league.schedule import GameSpec, gauntlet, round_robin
-from league.store import ResultStore
+from league.store import INFRA_ERROR, ResultStore
 from league.worker import LeagueSetup, infra_record, play_game, spec_to_data
 from sandbox.jail import Sandbox, sweep_stale_scratch
 
@@ -132,6 +135,8 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
             runtime_env["working_dir"] = str(working_dir)
         ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
     else:
+        # The embedded cluster turns Ray's token authentication on by itself: good, and not news.
+        logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
         ray.init(
             address="local",
             num_cpus=concurrency,
@@ -200,9 +205,10 @@ def run_league(
     folder = league.path.parent.resolve() if cluster else None
     setup = league_setup(league, relative_to=folder)
     we_started = start_ray(league.config.concurrency, address, folder)
-    task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=True)(play_game)
+    task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_game)  # Ray replays games of lost workers
     setup_ref = ray.put(setup)
     in_flight: dict[Any, GameSpec] = {}
+    tries: Counter[str] = Counter()
     pending = iter(todo)
     # Games in flight: `concurrency`. Where the cluster's CPUs already cap the games at once at
     # `concurrency` (the embedded default), more are queued behind them: no worker waits for the
@@ -224,9 +230,14 @@ def run_league(
                 spec = in_flight.pop(ref)
                 try:
                     record = ray.get(ref)
-                except Exception as error:  # noqa: BLE001 - retries exhausted: the failure is ours
+                except Exception as error:  # noqa: BLE001 - Ray's retries exhausted: the failure is ours
                     cause = getattr(error, "cause", None) or error
                     record = infra_record(spec.to_json(), f"{type(cause).__name__}: {cause}".splitlines()[0])
+                if record["result"]["termination"] == INFRA_ERROR:
+                    if tries[spec.game_id] < TASK_RETRIES:  # ours: play it again, maybe on another worker
+                        tries[spec.game_id] += 1
+                        in_flight[task.remote(spec.to_json(), setup_ref)] = spec
+                        continue
                     summary.infra_errors += 1
                     summary.infra_detail = summary.infra_detail or record["result"]["detail"]
                 store.append(record)

@@ -1,8 +1,9 @@
 """What a worker does with one game: build the game and the bots, referee the match, return data.
 
 Plain functions with no Ray import: the runner wraps ``play_game`` in a Ray task, and tests can
-call it directly. A failure of ours (a bug, a jail that cannot start) raises ``InfraError`` so
-Ray retries the game elsewhere; a bot's misbehaviour is a result, never an exception.
+call it directly. A failure of ours (a bug, a program missing on this worker, a jail that cannot
+be made) comes back as an ``INFRA_ERROR`` record, which the runner plays again and never scores;
+a bot's misbehaviour is a result like any other.
 """
 
 from __future__ import annotations
@@ -18,10 +19,6 @@ from league.players import BotSpec, check_command, make_launcher
 from league.referee import ClockSettings, play_match
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
-
-
-class InfraError(Exception):
-    """The game could not be played for a reason that is ours, not a bot's (retried, never scored)."""
 
 
 @dataclass(frozen=True)
@@ -70,8 +67,7 @@ def spec_from_data(data: dict[str, Any], base: Path | None = None) -> BotSpec:
 def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
     """Play one scheduled game and return its record (JSON-ready).
 
-    Raises:
-        InfraError: The referee or the sandbox failed (not a bot's fault).
+    When the referee or the sandbox fails (not a bot), the record says ``INFRA_ERROR`` and why.
     """
     try:
         game = get_game(setup.game)(**setup.variants[spec["variant"]])
@@ -83,8 +79,9 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
             check_command(bot)  # a program missing on this worker is our problem, not the bot's
         launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
         record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
-    except Exception as error:  # anything escaping the referee is ours
-        raise InfraError(f"{type(error).__name__}: {error}") from error
+    except Exception as error:  # noqa: BLE001 - anything escaping the referee is ours, never a bot's
+        where = f"{socket.gethostname()}:{os.getpid()}"
+        return {**infra_record(spec, f"{type(error).__name__}: {error}".splitlines()[0]), "worker": where}
     return {
         "game_id": spec["game_id"],
         "spec": spec,

@@ -39,18 +39,30 @@ class Unreadable:
 
     def message(self) -> str:
         """One sentence: what cannot be read, why, and the fix."""
+        need = "executable" if self.what == "program" else "readable"
+        own = "give the bot a folder of its own (--cwd SEAT:FOLDER, or cwd: in a league file)"
         if self.what == "program":
-            need, fix = "executable", f"chmod a+rx {self.path}"
-        elif self.what == "folder":
-            need, fix = "readable", f"chmod -R a+rX {self.path}"
+            fix = f"chmod a+rx {self.path}"
+        elif _private(self.path) or _private(self.root):
+            fix = own  # never advise opening a home folder, / or a dot-folder to everyone
         else:
-            need, fix = "readable", f"chmod a+r {self.path}"
-        if self.root != self.path:
-            fix += f", or move it out of the bot's folder {self.root}"
+            fix = f"chmod -R a+rX {self.path}" if self.what == "folder" else f"chmod a+r {self.path}"
+            if self.root != self.path:
+                fix += f", or move it out of the bot's folder {self.root}"
         return (
             f"{self.path} ({self.what}, mode {stat.S_IMODE(self.mode):03o}) is not {need} by other users, and"
             f" bots run in the jail as an unprivileged user: {fix}"
         )
+
+
+def _private(path: Path) -> bool:
+    """Folders no one should open to all users: /, /root, /tmp, home folders, dot-folders."""
+    home = Path.home().resolve()
+    return (
+        path in (Path("/"), Path("/root"), Path("/tmp"), Path("/home"), home)
+        or path.parent == Path("/home")
+        or path.name.startswith(".")
+    )
 
 
 def _problem(path: Path, status: os.stat_result, root: Path) -> Unreadable | None:
@@ -65,7 +77,8 @@ def _problem(path: Path, status: os.stat_result, root: Path) -> Unreadable | Non
 def check_tree(root: Path, limit: int = WALK_LIMIT) -> Unreadable | None:
     """The first entry of ``root`` (itself included) that others cannot read, or None.
 
-    Symbolic links are not followed; after ``limit`` entries the rest is taken as readable.
+    Hidden entries (a dot-folder such as ``.ssh`` or ``.git``) are not the bot's code and are left
+    out; symbolic links are not followed; after ``limit`` entries the rest is taken as readable.
     """
     try:
         found = _problem(root, root.stat(), root)
@@ -75,7 +88,8 @@ def check_tree(root: Path, limit: int = WALK_LIMIT) -> Unreadable | None:
         return found
     seen = 0
     for folder, dirs, files in os.walk(root):
-        for name in [*dirs, *files]:
+        dirs[:] = [name for name in dirs if not name.startswith(".")]
+        for name in [*dirs, *(name for name in files if not name.startswith("."))]:
             seen += 1
             if seen > limit:
                 return None

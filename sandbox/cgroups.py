@@ -68,6 +68,19 @@ def _tree_problem() -> str | None:
     return None
 
 
+def _remove_stale(name: str) -> None:
+    """Remove a slot's cgroups left by a run that was killed (the caller holds the slot).
+
+    A reused cgroup would keep its old peak memory and CPU time, and say a bot hit its memory
+    cap when an earlier one did.
+    """
+    stale = [root / PARENT / name for root in CGROUP_ROOT.iterdir() if (root / PARENT / name).is_dir()]
+    if (CGROUP_ROOT / PARENT / name).is_dir():
+        stale.append(CGROUP_ROOT / PARENT / name)
+    if stale:
+        CgroupSlot(stale, 0).destroy()
+
+
 @dataclass
 class CgroupSlot:
     """A cgroup (one per controller hierarchy) capping one bot.
@@ -88,6 +101,7 @@ class CgroupSlot:
             OSError: The cgroup tree refused (see ``cgroups_problem``).
         """
         limit = memory_mb << 20
+        _remove_stale(name)
         v2 = _v2_root()
         if v2 is not None:
             folder = v2 / PARENT / name

@@ -257,47 +257,53 @@ class Sandbox:
         """Whether bots run as an unprivileged uid of their own (the league runs as root, jailed)."""
         return self.root and self.mode != SandboxMode.NONE
 
-    def require_isolation(self, what: str) -> None:
-        """Refuse to run a program without the jail's filesystem and network isolation.
-
-        Args:
-            what: Names the program, e.g. "bot 'mine'".
+    def require_isolation(self) -> None:
+        """Refuse to run programs without the jail's filesystem and network isolation.
 
         Raises:
             SandboxError: The jail cannot run here and the mode is not ``none``.
         """
         if self.mode != SandboxMode.NONE and self.isolation_problem is not None:
+            fix = "Install it" if find_bwrap() is None else "Fix that"
             raise SandboxError(
-                f"{what} is a program and cannot be jailed here: {self.isolation_problem}. Install it, or run"
-                " programs you trust without a jail (--sandbox none, or sandbox: none in a league file)"
+                f"program bots cannot be jailed here: {self.isolation_problem}. {fix}, or run programs you trust"
+                " without a jail (--sandbox none, or sandbox: none in a league file)"
             )
 
     def unreadable(
-        self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = ()
+        self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = (), own_folder: bool = False
     ) -> Unreadable | None:
         """The first host file the jailed bot would need but could not read, or None.
 
-        Only bots that run as a uid of their own can meet such a file: their folder and the files
-        of their command are walked, the program must be executable by others, and the other
-        exposed paths (its interpreter's installation, ``read_only``) readable.
+        Only bots that run as a uid of their own can meet such a file. Checked: the working
+        folder itself; the program (executable by others); the folder of every file its command
+        names, walked (its helper files live there), and the working folder too when it was given
+        as the bot's own; the other exposed paths (its interpreter's installation, ``read_only``).
 
         Args:
             argv: The bot's command line.
             cwd: Its working folder (None: the current one).
             read_only: More host paths it may read.
+            own_folder: ``cwd`` was given as the bot's own folder (walked whole); otherwise it is
+                just where the command runs (the current folder, a league file's folder).
         """
         if not self.switches_uid:
             return None
         folder = Path(cwd or ".").resolve()
         program = argv[0]
         where = shutil.which(program) if "/" not in program else None
-        located = folder / program if "/" in program else (Path(where) if where else None)
-        found = check_program(located.resolve()) if located is not None and not _is_system(located) else None
-        found = found or check_tree(folder)
-        for argument in argv[1:]:
-            path = (folder / argument).resolve() if argument and not argument.startswith("-") else None
-            if path is not None and folder not in (path, *path.parents) and path.exists() and not _is_system(path):
-                found = found or check_tree(path)
+        located = (folder / program).resolve() if "/" in program else (Path(where).resolve() if where else None)
+        found = check_paths([folder])
+        if located is not None and not _is_system(located):
+            found = found or check_program(located)
+        walked = [folder] if own_folder else []
+        named = [located] if located is not None and "/" in program else []
+        named += [(folder / a).resolve() for a in argv[1:] if a and not a.startswith("-") and (folder / a).exists()]
+        for path in named:
+            if not _is_system(path):
+                walked.append(path if path.is_dir() else path.parent)
+        for root in dict.fromkeys(walked):
+            found = found or check_tree(root)
         exposed = exposed_paths(argv, folder, [*self.limits.read_only, *read_only])
         return found or check_paths(exposed)
 

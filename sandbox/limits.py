@@ -10,9 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 class SandboxMode(StrEnum):
     """How bots are confined.
 
-    ``auto`` jails them with bubblewrap where it works and falls back to resource limits alone
-    (saying so loudly); ``strict`` refuses to run without the full jail; ``none`` runs bots as
-    plain processes (for debugging one's own bot).
+    ``auto`` jails program bots with bubblewrap, and refuses them where no jail can be made;
+    ``strict`` also refuses a jail without a uid of its own and cgroup caps; ``none`` runs bots as
+    plain processes (for bots one trusts, such as one's own while debugging it).
     """
 
     AUTO = "auto"
@@ -21,7 +21,7 @@ class SandboxMode(StrEnum):
 
 
 class Limits(BaseModel):
-    """Resource caps of one bot process (defaults in design.md, Sandbox).
+    """Resource caps of one bot process (the README's The sandbox lists them with their defaults).
 
     Attributes:
         memory_mb: Memory of the bot and everything it starts (cgroup; rlimit fallback).
@@ -39,7 +39,7 @@ class Limits(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     memory_mb: int = Field(1024, ge=16)
-    processes: int = Field(64, ge=1)
+    processes: int = Field(64, ge=8)  # the jail itself runs three of them
     cpu_seconds: int | None = Field(None, ge=1)
     wall_seconds: float | None = Field(None, gt=0)
     file_size_mb: int = Field(64, ge=0)

@@ -17,6 +17,13 @@ def bot_command(script: str) -> str:
     return f"{sys.executable} {BOTS / script}"
 
 
+def script_bot(folder: Path, name: str, source: str) -> str:
+    """Write a one-off Python bot into ``folder`` (made readable for the jailed bot); its BOT argument."""
+    folder.chmod(0o755)
+    (folder / name).write_text(source)
+    return f"{sys.executable} {folder / name}"
+
+
 def seated(bot: str, seat: int, other: str = "greedy") -> list[str]:
     """The two BOT arguments of a match with ``bot`` at ``seat`` and ``other`` at the other seat."""
     return [bot, other] if seat == 0 else [other, bot]

@@ -1,4 +1,4 @@
-"""The layout of design.md, kept true: what each top-level package may import.
+"""The project's layout, kept true: what each top-level package may import.
 
 * ``engine/`` is pure rules: no league, no sandbox, no Ray, no processes.
 * ``sandbox/`` runs one program and knows no game: no engine, no league.

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from engine.core import Game
+from engine.core import Game, plural
 
 ATTACK = "attack"
 DEFEND = "defend"
@@ -94,8 +94,8 @@ class Attack2048(Game):
         for record in final_state["halves"]:
             lines.append(
                 f"half {record['half']}: bot {record['attacker']} attacked, bot {record['defender']} defended:"
-                f" score {record['score']}, {record['plies']} plies, end {record['end']},"
-                f" {record['twos']} twos, {record['fours']} fours"
+                f" score {record['score']}, {plural(record['plies'], 'ply', 'plies')}, end {record['end']},"
+                f" {plural(record['twos'], 'two')}, {plural(record['fours'], 'four')}"
             )
         board = final_state["board"]
         lines.append("last board (values):")
@@ -103,6 +103,10 @@ class Attack2048(Game):
         for row in range(4):
             lines.append(" ".join(f"{(1 << e if e else 0):>{width}}" for e in board[row * 4 : row * 4 + 4]))
         return "\n".join(lines)
+
+    def process_label(self, epoch: int) -> str:
+        """A process of attack2048 lives for one half; its epoch is the half (1 or 2)."""
+        return f"half {epoch}"
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, Mapping[str, type]]:

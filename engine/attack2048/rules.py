@@ -18,7 +18,7 @@ raises the largest tile) put the half in earning mode, where each 4 spends a cre
 defender score wins the match; equal scores are a draw. The first fault (timeout, crash,
 bad_output, illegal_move) ends the match at once and its bot loses.
 
-How the result shows it (design.md's termination table): a fault gives its termination
+How the result shows it (the terminations of engine/core.py): a fault gives its termination
 (TIMEOUT, CRASH, BAD_OUTPUT, ILLEGAL_MOVE) and reason code, the faulting seat as the offender and
 rank 2. Otherwise the match is decided by score (reason ``score`` or ``equal_score``, equal
 scores rank both seats 1) and the termination is NORMAL, except that a match in which a half was
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.attack2048 import ATTACK, DEFEND
-from engine.core import Fault, ProcessKey, Request, Result, State, Termination
+from engine.core import Fault, ProcessKey, Request, Result, State, Termination, plural
 from engine.slide import Board, SlideOutcome, square
 
 SIZE = 4
@@ -319,7 +319,9 @@ class Attack2048State(State):
             winner = 0 if s0 > s1 else 1
             self.detail = f"bot 0 scored {s0} as defender, bot 1 scored {s1}: bot {winner} wins"
         for half in capped:
-            self.detail += f"; half {half} was stopped by the safety cap of {self.max_plies_per_half} plies"
+            self.detail += (
+                f"; half {half} was stopped by the safety cap of {plural(self.max_plies_per_half, 'ply', 'plies')}"
+            )
 
     def scores(self) -> list[int]:
         """Per bot its defender score so far (bot 1 defends in half 1, bot 0 in half 2)."""

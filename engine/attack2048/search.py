@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.attack2048.botbase import GEOMETRY, NEIGHBOURS, Attacker, Defender, empty_cells, put
+from engine.core import require_at_least
 from engine.slide import DIRECTIONS, Board
 
 
@@ -124,6 +125,9 @@ class ExpectimaxDefender(Defender):
         **variant: Any,
     ) -> None:
         super().__init__(seed, **variant)
+        require_at_least(1, depth=depth, width=width, max_nodes=max_nodes)
+        if not 0 <= pessimism <= 1:
+            raise ValueError(f"pessimism must be from 0 to 1, not {pessimism}")
         self.depth = depth
         self.searcher = Searcher(self.exponents, width, pessimism, max_nodes, empty_weight, pair_weight)
 
@@ -169,6 +173,7 @@ class ExpectimaxAttacker(Attacker):
         **variant: Any,
     ) -> None:
         super().__init__(seed, **variant)
+        require_at_least(1, depth=depth, width=width, root_width=root_width, max_nodes=max_nodes)
         self.depth = depth
         self.root_width = root_width
         self.searcher = Searcher(self.rules.exponents(), width, 1.0, max_nodes, empty_weight, pair_weight)

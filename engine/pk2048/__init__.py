@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from engine.core import Game
+from engine.core import Game, plural
 
 
 class PK2048(Game):
@@ -75,7 +75,7 @@ class PK2048(Game):
             s0, s1 = record["scores"]
             lines.append(
                 f"game {record['game']}: seat {record['winner']} wins {record['reason']} ({record['decided_by']}), "
-                f"scores {s0}-{s1}, {record['operations']} operations, seat {record['first']} first"
+                f"scores {s0}-{s1}, {plural(record['operations'], 'operation')}, seat {record['first']} first"
             )
         if final_state["games"]:
             board = final_state["games"][-1]["final_board"]
@@ -83,6 +83,10 @@ class PK2048(Game):
             lines.append("last board:")
             lines += [" ".join(f"{value:>{width}}" for value in board[row * 4 : row * 4 + 4]) for row in range(4)]
         return "\n".join(lines)
+
+    def process_label(self, epoch: int) -> str:
+        """Every game of the match starts fresh processes; epoch 0 is game 1."""
+        return f"game {epoch + 1}"
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Fault, ProcessKey, Request, Result, State, Termination
+from engine.core import Fault, ProcessKey, Request, Result, State, Termination, plural
 from engine.pk2048.rules import (
     DECIDED_BY_FAULT,
     DECIDED_BY_SCORE,
@@ -233,7 +233,7 @@ class PK2048State(State):
             how = f"equal scores {s0}: the tie goes to seat {favoured}"
         else:
             winner, decided_by, how = int(s1 > s0), DECIDED_BY_SCORE, f"scores {s0} to {s1}"
-        detail = f"{what} after {self.operations} operations of game {self.game_index + 1}; {how}"
+        detail = f"{what} after {plural(self.operations, 'operation')} of game {self.game_index + 1}; {how}"
         self._end_game(winner, reason, decided_by, Termination.NORMAL, None, detail)
 
     def _end_game(

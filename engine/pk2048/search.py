@@ -30,6 +30,7 @@ from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
 
+from engine.core import require_at_least
 from engine.pk2048.rules import Observation, Operation, exponent_of
 from engine.slide import Board, slide_line
 
@@ -119,6 +120,8 @@ class ExpectimaxBot:
         bomb_candidates: int = 3,
         endgame_empties: int = 2,
     ) -> None:
+        require_at_least(1, depth=depth, max_nodes=max_nodes)
+        require_at_least(0, bomb_candidates=bomb_candidates, endgame_empties=endgame_empties)
         self.rng = random.Random(seed)
         self.depth = depth
         self.max_nodes = max_nodes

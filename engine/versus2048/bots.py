@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Iterator
 
+from engine.core import require_at_least
 from engine.slide import Board, Geometry, square
 from engine.versus2048.rules import Placement, PregameObservation, TurnMove, TurnObservation
 
@@ -119,6 +120,7 @@ class MinimaxBot:
         budget_ms: int | None = None,
         mobility_weight: int = 16,
     ) -> None:
+        require_at_least(1, depth=depth, cells=cells, max_nodes=max_nodes, budget_ms=budget_ms)
         self.rng = random.Random(seed)
         self.depth = depth
         self.cells = cells

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from league.worker import LeagueSetup, play_game
-from tests.conftest import BOTS, bot_command
+from tests.conftest import BOTS, bot_command, script_bot
 
 SHORT = ["--set", "turns_per_player=10"]
 
@@ -49,12 +49,8 @@ def test_java_could_not_find_its_main_class_is_shown(league_cli, tmp_path):
 
 
 def test_a_best_of_three_keeps_each_process_stderr_apart(play_json, tmp_path):
-    tmp_path.chmod(0o755)
-    bot = tmp_path / "quitter.py"
-    bot.write_text(
-        "import os, sys\nsys.stdin.readline()\nprint('giving up in', os.getpid(), file=sys.stderr)\nsys.exit(1)\n"
-    )
-    data = play_json("pk2048", f"{sys.executable} {bot}", "greedy", "--cwd", f"0:{tmp_path}")
+    source = "import os, sys\nsys.stdin.readline()\nprint('giving up in', os.getpid(), file=sys.stderr)\nsys.exit(1)\n"
+    data = play_json("pk2048", script_bot(tmp_path, "quitter.py", source), "greedy", "--cwd", f"0:{tmp_path}")
     assert data["result"]["scores"] == [0, 2]
     tails = data["stderr"]
     assert [(tail["seat"], tail["epoch"]) for tail in tails] == [(0, 0), (0, 1)], "one tail per game's process"
@@ -78,13 +74,13 @@ def test_the_stored_game_record_holds_the_stderr_tail():
 
 
 def test_only_the_last_few_kilobytes_are_kept(play_json, tmp_path):
-    tmp_path.chmod(0o755)
-    bot = tmp_path / "chatty.py"
-    bot.write_text(
+    bot = script_bot(
+        tmp_path,
+        "chatty.py",
         "import sys\nsys.stdin.readline()\nfor i in range(5000): print(f'line {i}', file=sys.stderr)\n"
-        "sys.stderr.flush()\nraise SystemExit(3)\n"
+        "sys.stderr.flush()\nraise SystemExit(3)\n",
     )
-    data = play_json("versus2048", f"{sys.executable} {bot}", "greedy", "--cwd", f"0:{tmp_path}", *SHORT)
+    data = play_json("versus2048", bot, "greedy", "--cwd", f"0:{tmp_path}", *SHORT)
     [tail] = data["stderr"]
     assert tail["text"].startswith("[") and "earlier bytes not kept" in tail["text"]
     assert "line 4999" in tail["text"] and "line 10\n" not in tail["text"]

@@ -4,10 +4,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from sandbox.process import become_subreaper
-from tests.conftest import BOTS, bot_command
+from tests.conftest import BOTS, bot_command, script_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = ["--set", "turns_per_player=10"]
@@ -45,10 +47,8 @@ def test_the_summary_says_each_thing_once_and_labels_scores(league_cli):
 
 
 def test_one_ply_is_singular(league_cli, tmp_path):
-    tmp_path.chmod(0o755)
-    bot = tmp_path / "once.py"
-    bot.write_text("raise SystemExit(0)\n")  # seat 0 answers the pre-game, then seat 1 is gone: one ply
-    status, out, _ = league_cli("play", "versus2048", "greedy", f"{sys.executable} {bot}", *SHORT)
+    bot = script_bot(tmp_path, "once.py", "raise SystemExit(0)\n")  # seat 0 answers the pre-game, seat 1 is gone
+    status, out, _ = league_cli("play", "versus2048", "greedy", bot, *SHORT)
     assert status == 0 and "after 1 ply\n" in out
 
 
@@ -117,3 +117,45 @@ def test_no_jail_process_outlives_league_play():
     completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert completed.returncode == 0, completed.stderr
     assert _bwrap_children() - before == set(), "bwrap processes outlived league play"
+
+
+def test_a_fault_in_a_game_that_did_not_decide_the_match_shows_that_seats_stderr(league_cli, tmp_path):
+    """pk2048: the bot crashes whenever it moves second, and still wins a game as first player."""
+    bot = script_bot(
+        tmp_path,
+        "second.py",
+        "import sys\n"
+        "line = sys.stdin.readline()\n"
+        "if line.split()[0] == '1':\n"
+        "    raise SystemExit('I only ever play first')\n"
+        "print('0 0 9', flush=True)\n"
+        "raise SystemExit('and then I give up')\n",
+    )
+    status, out, _ = league_cli("play", "pk2048", bot, "random", "--cwd", f"0:{tmp_path}")
+    assert status == 0
+    assert "stderr of seat 0 (second, game 1):" in out and "stderr of seat 0 (second, game 2):" in out
+
+
+def test_names_come_from_the_script_class_or_built_in_a_command_runs(play_json, tmp_path):
+    tmp_path.chmod(0o755)
+    shutil.copy(BOTS / "v2048_judge_style.py", tmp_path / "bot.py")
+    for helper in ("v2048lib.py", "botio.py"):
+        shutil.copy(BOTS / helper, tmp_path / helper)
+    league = Path(sys.executable).with_name("league")
+    data = play_json(
+        "versus2048", "python3 -u bot.py 3", f"{league} bot versus2048.greedy", "--cwd", f"0:{tmp_path}", *SHORT
+    )
+    assert [seat["name"] for seat in data["seats"]] == ["bot", "versus2048.greedy"]
+
+
+def test_sigterm_ends_league_play_as_ctrl_c_does():
+    command = [sys.executable, "-m", "league", "play", "versus2048", bot_command("v2048_unflushed.py"), "greedy"]
+    player = subprocess.Popen(command + ["--set", "pregame_time_ms=60000"], cwd=ROOT, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not list(Path(tempfile.gettempdir()).glob(f"league-scratch-{player.pid}-*")):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    player.terminate()
+    _, err = player.communicate(timeout=60)
+    assert player.returncode == 130 and b"league: interrupted" in err and b"Traceback" not in err
+    assert list(Path(tempfile.gettempdir()).glob(f"league-scratch-{player.pid}-*")) == []

@@ -201,3 +201,109 @@ def test_no_jail_means_no_program_unless_asked_for(league_cli, tmp_path, monkeyp
     path.write_text(yaml.safe_dump({**config, "sandbox": "none"}))
     status, out, err = league_cli("validate", str(path), "--no-estimate")
     assert status == 0 and out.endswith("ok\n"), err
+
+
+@AS_ROOT
+def test_a_private_folder_beside_the_bot_is_none_of_its_business(play_json, tmp_path, monkeypatch):
+    """Without --cwd the current folder is where the bot runs, not its own: only its files are walked."""
+    folder = bot_folder(tmp_path)
+    (tmp_path / "secrets").mkdir(mode=0o700)
+    monkeypatch.chdir(tmp_path)
+    data = play_json("versus2048", f"python3 {folder.name}/v2048_judge_style.py", "greedy", *SHORT)
+    assert data["result"]["offenders"] == []
+
+
+@AS_ROOT
+def test_the_folder_of_the_script_is_walked_and_a_home_folder_is_never_opened_to_all(league_cli, tmp_path):
+    folder = bot_folder(tmp_path, 0o700)
+    status, _, err = league_cli("play", "versus2048", f"python3 {folder}/v2048_judge_style.py", "greedy")
+    one_line_error(status, err, f"{folder} (folder, mode 700)", f"chmod -R a+rX {folder}")
+    status, _, err = league_cli("play", "versus2048", "true", "greedy", "--cwd", f"0:{Path.home()}")
+    if os.stat(Path.home()).st_mode & 0o005 != 0o005:
+        one_line_error(status, err, "give the bot a folder of its own")
+        assert "chmod" not in err
+
+
+def test_a_parameter_value_the_bot_cannot_use_is_refused(league_cli):
+    status, _, err = league_cli("play", "versus2048", "minimax", "greedy", "--param", "0:depth=0")
+    one_line_error(status, err, "versus2048.minimax: depth must be at least 1, not 0")
+    status, _, err = league_cli("play", "versus2048", "minimax", "greedy", "--param", "0:depth=true")
+    one_line_error(status, err, "parameter depth must be an integer, not True")
+    status, _, err = league_cli("play", "attack2048", "expectimax", "greedy", "--param", "0:pessimism=2.0")
+    one_line_error(status, err, "pessimism must be from 0 to 1, not 2.0")
+
+
+def test_the_variants_rules_are_set_as_variant_keys_not_as_parameters(league_cli, tmp_path):
+    status, _, err = league_cli("play", "attack2048", "greedy", "random", "--param", "0:tiles=[2, 4]")
+    one_line_error(status, err, "'tiles' is the variant's", "--set tiles=")
+    bots = [
+        {"name": "search", "builtin": "pk2048.expectimax", "params": {"target_tile": 4}},
+        {"name": "greedy", "builtin": "pk2048.greedy"},
+    ]
+    status, _, err = league_cli("validate", str(write_league(tmp_path, game="pk2048", variants={"v": {}}, bots=bots)))
+    one_line_error(status, err, "bots[0] (search): params: pk2048.expectimax: 'target_tile' is the variant's")
+
+
+def test_parameters_go_to_the_built_in_sides_of_a_bot_with_one_per_role(play_json):
+    data = play_json(
+        "attack2048", "expectimax::greedy", "greedy", "--param", "0:depth=1", "--set", "max_plies_per_half=20"
+    )
+    assert data["seats"][0]["bot"] == (
+        "attack: built-in attack2048.expectimax (depth=1) :: defend: built-in attack2048.greedy"
+    )
+
+
+def test_cwd_is_for_programs_once_per_seat_and_a_folder(league_cli, tmp_path):
+    status, _, err = league_cli("play", "versus2048", "greedy", "random", "--cwd", f"0:{tmp_path}")
+    one_line_error(status, err, "seat 0 is a built-in")
+    program = f"{sys.executable} {BOTS / 'v2048_judge_style.py'}"
+    status, _, err = league_cli("play", "versus2048", program, "greedy", "--cwd", f"0:{tmp_path}", "--cwd", "0:/tmp")
+    one_line_error(status, err, "seat 0 already has the folder")
+    (tmp_path / "a.out").write_text("")
+    status, _, err = league_cli("play", "versus2048", program, "greedy", "--cwd", f"0:{tmp_path / 'a.out'}")
+    one_line_error(status, err, "is a file, not a folder")
+    status, _, err = league_cli("play", "versus2048", program, "greedy", "--cwd", str(tmp_path))
+    one_line_error(status, err, f"expected SEAT:{tmp_path}, e.g. --cwd 0:{tmp_path}")
+
+
+def test_a_script_named_like_a_program_gets_its_interpreter_as_the_hint(league_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot.py").write_text("")
+    (tmp_path / "GreedyAI.class").write_text("")
+    status, _, err = league_cli("play", "versus2048", "bot.py", "greedy")
+    one_line_error(status, err, "give 'python3 bot.py'")
+    status, _, err = league_cli("play", "versus2048", "GreedyAI.class", "greedy")
+    one_line_error(status, err, "give 'java GreedyAI'")
+
+
+def test_league_file_mistakes_name_what_is_valid(league_cli, tmp_path):
+    path = write_league(tmp_path, colour="red")
+    status, _, err = league_cli("validate", str(path))
+    one_line_error(status, err, "colour: unknown key; keys here: name, game, variants, bots")
+    path = write_league(tmp_path, sandbox=5)
+    status, _, err = league_cli("validate", str(path))
+    one_line_error(status, err, "sandbox: give auto, strict or none")
+    path = write_league(tmp_path)
+    status, _, err = league_cli("validate", str(path), "--set", "turns=3")
+    one_line_error(status, err, "--set turns: the versus2048 variant has no key 'turns'")
+    status, _, err = league_cli("validate", str(write_league(tmp_path, limits={"processes": 2})))
+    one_line_error(status, err, "limits.processes")
+
+
+def test_a_seed_out_of_range_and_a_negative_margin_are_refused(league_cli):
+    status, _, err = league_cli("play", "versus2048", "greedy", "random", "--seed", "-1")
+    one_line_error(status, err, "--seed -1")
+    status, _, err = league_cli("play", "versus2048", "greedy", "random", "--seed", str(2**63))
+    one_line_error(status, err, "a seed is 0 to 2**63 - 1")
+    status, _, err = league_cli("play", "versus2048", "greedy", "random", "--time-margin-ms", "-5")
+    one_line_error(status, err, "--time-margin-ms -5")
+
+
+def test_league_bot_sent_something_else_than_its_protocol_says_so_in_one_line(tmp_path):
+    import subprocess
+
+    completed = subprocess.run(
+        [sys.executable, "-m", "league", "bot", "pk2048.greedy"], input="1\n0 0 0\n", capture_output=True, text=True
+    )
+    assert completed.returncode == 2
+    assert completed.stderr.count("\n") == 1 and "cannot read what it was sent" in completed.stderr

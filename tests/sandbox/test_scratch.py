@@ -74,3 +74,27 @@ def test_a_killed_run_leaves_a_folder_that_the_next_run_sweeps():
         capture_output=True,
     )
     assert [folder for folder in left if folder.exists()] == []
+
+
+def test_a_cgroup_left_by_a_killed_run_is_made_anew():
+    """A reused cgroup would keep an old peak memory and blame the next bot for hitting its cap."""
+    from sandbox.cgroups import CgroupSlot, cgroups_problem
+
+    if cgroups_problem() is not None:
+        import pytest
+
+        pytest.skip(f"no cgroups here: {cgroups_problem()}")
+    name = f"stale{os.getpid()}"
+    first = CgroupSlot.create(name, 64, 8)
+    left = subprocess.Popen(["sleep", "60"])  # what a killed run left in its slot
+    for procs in first.procs_files:
+        Path(procs).write_text(str(left.pid))
+    try:
+        second = CgroupSlot.create(name, 128, 8)
+        assert left.wait(timeout=5) == -signal.SIGKILL, "the stale slot's processes are killed"
+        assert second.pids() == set() and second.memory_limit == 128 << 20
+        second.destroy()
+        assert not any(folder.exists() for folder in second.dirs)
+    finally:
+        left.kill()
+        left.wait()
