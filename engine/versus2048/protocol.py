@@ -34,10 +34,15 @@ def judge_tokens(line: str) -> list[str]:
 
 
 def judge_int(token: str) -> int:
-    """A 32-bit integer token ``[+-]?[0-9]+``, or ParseError."""
-    if len(token) > 12 or not _INTEGER.fullmatch(token) or int(token) not in _INT32:
-        raise ParseError(f"{token!r} is not a 32-bit integer")
+    """A 32-bit integer token ``[+-]?[0-9]+`` (leading zeros allowed, as in ``+0005``), or ParseError."""
+    significant = token.lstrip("+-").lstrip("0")
+    if not _INTEGER.fullmatch(token) or len(significant) > 10 or int(token) not in _INT32:  # no huge int()
+        raise ParseError(f"{_quoted(token)} is not a 32-bit integer")
     return int(token)
+
+
+def _quoted(token: str, limit: int = 40) -> str:
+    return repr(token) if len(token) <= limit else repr(token[:limit]) + f"... ({len(token)} characters)"
 
 
 def format_board(board: tuple[int, ...], cols: int) -> str:

@@ -12,6 +12,7 @@ from functools import partial
 import pytest
 
 from engine.core import Request, Termination
+from engine.protocol import ParseError
 from engine.slide import DIRECTIONS, square
 from engine.versus2048 import Versus2048
 from engine.versus2048.protocol import (
@@ -343,6 +344,19 @@ def test_9_3_legal_attacks_land_on_the_opponent_board(x, reply):
 def test_9_3_plus_and_leading_zero_target_cell_5_5():
     state = main_state(OWN_BOARDS[0], OPPONENT_9_3)
     assert REFEREE.parse(state, P0, "R 1 1 +5 05") == TurnMove("R", 1, ((5, 5),))
+
+
+def test_any_number_of_leading_zeros_is_the_same_integer():
+    """Section 7: any ``[+-]?[0-9]+`` in the 32-bit range, however long its zeros make it."""
+    state = main_state(OWN_BOARDS[0], OPPONENT_9_3)
+    padded = "R 0000000000001 +00000000001 0000000000005 -0+5"
+    with pytest.raises(ParseError):  # -0+5 is not one integer token
+        REFEREE.parse(state, P0, padded)
+    assert REFEREE.parse(state, P0, "R 0000000000001 +00000000001 0000000000005 +0000000000005") == TurnMove(
+        "R", 1, ((5, 5),)
+    )
+    with pytest.raises(ParseError, match="not a 32-bit integer"):
+        REFEREE.parse(state, P0, "R 1 1 5 000000000002147483648")
 
 
 def test_9_3_eof_is_a_presentation_error():
