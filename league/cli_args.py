@@ -65,6 +65,11 @@ def validated(model: type[ModelT], params: dict[str, Any], flag: str, what: str)
         raise UsageError(f"{flag} {key}={params.get(key)!r}: {problem['msg']}") from None
 
 
+def seat_range(game: type[Game]) -> str:
+    """How many bots play a game, in words: ``2``, ``2 to 10``."""
+    return f"{game.min_seats}" + (f" to {game.max_seats}" if game.max_seats != game.min_seats else "")
+
+
 def build_game(name: str, assignments: list[str]) -> Game:
     """The game with its variant parameters from ``--set`` assignments, validated."""
     try:

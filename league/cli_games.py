@@ -14,7 +14,7 @@ from typing import Any
 from engine import GAMES
 from engine.core import PLAY, Game
 from league.builtins import builtin_names, parameters, role_classes, type_name
-from league.cli_args import UsageError
+from league.cli_args import UsageError, seat_range
 
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
 
@@ -37,8 +37,7 @@ def describe_games() -> str:
 
 def describe_game(game: type[Game]) -> str:
     """Seats, roles, variant keys (default, type, meaning) and built-ins with their parameters."""
-    seats = f"{game.min_seats}" + (f" to {game.max_seats}" if game.max_seats != game.min_seats else "")
-    lines = [f"{game.name}: {game.title}", f"  seats: {seats}"]
+    lines = [f"{game.name}: {game.title}", f"  seats: {seat_range(game)}"]
     if game.roles != (PLAY,):
         lines.append(f"  roles: {', '.join(game.roles)} (a program bot gives one command per role)")
     lines.append(f"  results: scores are the {game.score_label} of each seat")

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine import GAMES
 from engine.core import plural
 from league.cli_args import UsageError, parse_assignment, validated
 from league.config import ConfigError, League, load_league
@@ -39,9 +40,7 @@ def load(args: argparse.Namespace, create_output: bool) -> League:
         league = load_league(args.file)
         assignments = dict(parse_assignment(text) for text in getattr(args, "set", None) or [])
         if assignments:  # named as --set if they are wrong on their own, not blamed on the file
-            validated(
-                type(next(iter(league.games.values()))), assignments, "--set", f"the {league.config.game} variant"
-            )
+            validated(GAMES[league.config.game], assignments, "--set", f"the {league.config.game} variant")
             variants = {name: {**params, **assignments} for name, params in league.config.variants.items()}
             league = load_league(args.file, {"variants": variants})
         try:

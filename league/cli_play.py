@@ -16,8 +16,15 @@ from typing import Any
 
 from engine.core import Game, plural
 from engine.protocol import run_stdio
-from league.builtins import BuiltinError, builtin_names, check_params, make_bot
-from league.cli_args import UsageError, build_game, build_limits, parse_assignment, parse_seat_option
+from league.builtins import BuiltinError, builtin_names, check_params, make_bot, role_classes
+from league.cli_args import (
+    UsageError,
+    build_game,
+    build_limits,
+    parse_assignment,
+    parse_seat_option,
+    seat_range,
+)
 from league.commands import unquoted_command
 from league.players import (
     BotSpec,
@@ -36,10 +43,7 @@ from sandbox.limits import SandboxMode
 
 def _seat_count_error(game: Game, bots: list[str]) -> UsageError:
     game_class = type(game)
-    wanted = f"{game_class.min_seats}" + (
-        f" to {game_class.max_seats}" if game_class.max_seats != game_class.min_seats else ""
-    )
-    message = f"{game.name} is played by {wanted} bots, {len(bots)} given"
+    message = f"{game.name} is played by {seat_range(game_class)} bots, {len(bots)} given"
     quoted = unquoted_command(bots, builtin_names(game_class))
     if quoted:
         message += f"; a command line with spaces is one BOT: quote it, e.g. {quoted}"
@@ -161,7 +165,7 @@ def stderr_lines(game: Game, seat: int, spec: BotSpec, tails: list[StderrTail]) 
     if not tails:
         return [f"stderr of seat {seat} ({spec.name}): nothing"]
     lines = []
-    several = len({tail.epoch for tail in tails}) > 1 or game.process_label(tails[0].epoch) != game.process_label(0)
+    several = any(tail.epoch for tail in tails)  # a second game, any half: say which process
     for tail in tails:
         which = f", {tail.role}" if len(spec.sides()) > 1 else ""
         which += f", {game.process_label(tail.epoch)}" if several else ""
@@ -177,10 +181,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.builtin!r}: name a built-in as GAME.NAME, e.g. versus2048.greedy")
     game = build_game(game_name, [])
     roles = type(game).roles
-    if short not in type(game).builtin_bots():
-        raise UsageError(
-            f"{short!r} is not a {game_name} built-in; its built-ins: {', '.join(builtin_names(type(game)))}"
-        )
+    try:
+        role_classes(type(game), short)
+    except BuiltinError as error:
+        raise UsageError(str(error)) from None
     if len(roles) > 1 and args.role is None:
         raise UsageError(f"{args.builtin}: name the role with --role ({' or '.join(roles)})")
     role = args.role or roles[0]

@@ -14,7 +14,19 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-SCRIPT_SUFFIXES = (".py", ".js", ".jar", ".rb", ".pl", ".class", ".sh", ".lua", ".php")
+SCRIPT_RUNNERS = {
+    ".py": "python3 {name}",
+    ".class": "java {stem}",
+    ".jar": "java -jar {name}",
+    ".js": "node {name}",
+    ".rb": "ruby {name}",
+    ".pl": "perl {name}",
+    ".sh": "sh {name}",
+    ".lua": "lua {name}",
+    ".php": "php {name}",
+}
+"""How a script of each kind is run, by its suffix."""
+SCRIPT_SUFFIXES = tuple(SCRIPT_RUNNERS)
 _PYTHON = re.compile(r"(python|pypy)[0-9.]*")
 _INTERPRETERS = re.compile(r"(python|pypy)[0-9.]*|java|node|nodejs|ruby|perl|php|lua|sh|bash|dash|Rscript|julia")
 
@@ -55,22 +67,9 @@ def check_command_line(argv: Sequence[str], cwd: Path) -> None:
             raise CommandError(f"file {argument!r} named in its command does not exist (in {cwd.resolve()})")
 
 
-_RUNNERS = {
-    ".py": "python3 {name}",
-    ".class": "java {stem}",
-    ".jar": "java -jar {name}",
-    ".js": "node {name}",
-    ".rb": "ruby {name}",
-    ".pl": "perl {name}",
-    ".sh": "sh {name}",
-    ".lua": "lua {name}",
-    ".php": "php {name}",
-}
-
-
 def _how_to_run(path: Path) -> str:
     """How to run a file of the current folder that was named like a program on PATH."""
-    runner = _RUNNERS.get(path.suffix)
+    runner = SCRIPT_RUNNERS.get(path.suffix)
     where = f"to run the file {path.name!r} in {path.parent.resolve()}"
     if runner:
         return f"{where}, give {runner.format(name=path.name, stem=path.stem)!r}"

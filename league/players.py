@@ -29,6 +29,7 @@ from league.builtins import (
     builtin_params,
     check_params,
     make_bot,
+    role_classes,
 )
 from league.commands import CommandError, check_command_line
 from league.inprocess import InProcessTransport
@@ -130,9 +131,12 @@ def _parse_one_side(game: type[Game], text: str, as_program: bool, cwd: str | No
         candidate = short if dot and prefix == game.name else text
         if candidate in game.builtin_bots():
             return BotSpec(name=candidate, builtin=f"{game.name}.{candidate}", as_program=as_program)
-        known = f"its built-ins: {', '.join(builtin_names(game))}"
         if dot and prefix == game.name:
-            raise BotSpecError(f"{candidate!r} is not a {game.name} built-in; {known}")
+            try:
+                role_classes(game, candidate)  # says it is not one, and which are
+            except BuiltinError as error:
+                raise BotSpecError(str(error)) from None
+        known = f"its built-ins: {', '.join(builtin_names(game))}"
         if shutil.which(text) is None and not (Path(cwd or ".") / text).is_file():
             elsewhere = sorted(name for name in _game_names() if candidate in _builtins_of(name))
             if elsewhere:

@@ -27,7 +27,7 @@ from league.config import League
 from league.report import remove_report
 from league.schedule import GameSpec, gauntlet, round_robin
 from league.store import INFRA_ERROR, ResultStore
-from league.worker import LeagueSetup, infra_record, play_game, spec_to_data
+from league.worker import LeagueSetup, failure_detail, infra_record, play_game, spec_to_data
 from sandbox.jail import Sandbox, sweep_stale_scratch
 
 TASK_RETRIES = 3
@@ -232,7 +232,7 @@ def run_league(
                     record = ray.get(ref)
                 except Exception as error:  # noqa: BLE001 - Ray's retries exhausted: the failure is ours
                     cause = getattr(error, "cause", None) or error
-                    record = infra_record(spec.to_json(), f"{type(cause).__name__}: {cause}".splitlines()[0])
+                    record = infra_record(spec.to_json(), failure_detail(cause))
                 if record["result"]["termination"] == INFRA_ERROR:
                     if tries[spec.game_id] < TASK_RETRIES:  # ours: play it again, maybe on another worker
                         tries[spec.game_id] += 1

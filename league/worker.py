@@ -80,8 +80,7 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
         launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
         record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
     except Exception as error:  # noqa: BLE001 - anything escaping the referee is ours, never a bot's
-        where = f"{socket.gethostname()}:{os.getpid()}"
-        return {**infra_record(spec, f"{type(error).__name__}: {error}".splitlines()[0]), "worker": where}
+        return {**infra_record(spec, failure_detail(error)), "worker": _worker_name()}
     return {
         "game_id": spec["game_id"],
         "spec": spec,
@@ -89,8 +88,18 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
         "time_used_ms": record.time_used_ms,
         "moves": [[m.seat, m.role, _stored_reply(m.reply), m.elapsed_ms, m.fault] for m in record.moves],
         "stderr": [asdict(tail) for tail in record.stderr],
-        "worker": f"{socket.gethostname()}:{os.getpid()}",
+        "worker": _worker_name(),
     }
+
+
+def _worker_name() -> str:
+    """Which worker played a game: host and process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def failure_detail(error: BaseException) -> str:
+    """The one line of detail an INFRA_ERROR record keeps about a failure of ours."""
+    return f"{type(error).__name__}: {error}".splitlines()[0]
 
 
 STORED_REPLY_CHARS = 256

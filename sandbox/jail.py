@@ -38,6 +38,7 @@ from pathlib import Path
 from sandbox.access import Unreadable, check_paths, check_program, check_tree
 from sandbox.cgroups import CgroupSlot, cgroups_problem
 from sandbox.limits import Limits, SandboxMode
+from sandbox.procfs import START_TIME, stat_fields
 from sandbox.reaper import become_subreaper, reap_orphans
 from sandbox.slots import Slot, acquire_slot
 
@@ -58,7 +59,6 @@ class LaunchPlan:
 
     Attributes:
         argv: The full command line to run (the jail chain, then the bot's command).
-        env: The environment of the first program of the chain (None: inherit).
         cwd: Where the chain starts.
         jailed: Whether bubblewrap wraps the bot (exit statuses 128+N then mean signal N).
         cgroup: The bot's cgroup slot, if any.
@@ -66,7 +66,6 @@ class LaunchPlan:
     """
 
     argv: list[str]
-    env: dict[str, str] | None = None
     cwd: str | None = None
     jailed: bool = False
     cgroup: CgroupSlot | None = None
@@ -148,11 +147,8 @@ SCRATCH_PREFIX = "league-scratch-"
 
 def _process_start(pid: int) -> str | None:
     """The start time of process ``pid`` (clock ticks since boot), or None if there is none."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return fields[19]
+    fields = stat_fields(pid)
+    return fields[START_TIME] if fields is not None else None
 
 
 def make_scratch() -> Path:

@@ -17,27 +17,22 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.jail import LaunchPlan, Sandbox
-from sandbox.reaper import TRACKED, become_subreaper, descendants, reap_orphans, wait_gone
+from sandbox.procfs import CSTIME, PGRP, TICK_NS, UTIME, descendants, process_table
+from sandbox.reaper import TRACKED, become_subreaper, reap_orphans, wait_gone
 from sandbox.transport import Transport
 
 STDERR_TAIL_BYTES = 4096
 _CHUNK = 1 << 16
-_TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
 def group_cpu_ns(pgid: int) -> int:
     """CPU time (user + system, with reaped children) of the processes of a process group, from /proc."""
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:  # fields after the name: state ppid pgrp ... utime(11) stime cutime cstime
-            total += sum(int(value) for value in fields[11:15])
-    return total * _TICK_NS
+    ticks = sum(
+        sum(int(value) for value in fields[UTIME : CSTIME + 1])
+        for fields in process_table().values()
+        if int(fields[PGRP]) == pgid
+    )
+    return ticks * TICK_NS
 
 
 def group_alive(pgid: int) -> bool:
@@ -84,7 +79,6 @@ class BotProcess(Transport):
             self.popen = subprocess.Popen(
                 self.plan.argv,
                 cwd=self.plan.cwd,
-                env=self.plan.env,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -284,7 +278,7 @@ class BotProcess(Transport):
         """
         if self.plan.cgroup is not None:
             return self.plan.cgroup.pids() | {self.popen.pid}
-        return descendants(self.popen.pid) if self.plan.jailed else set()
+        return set(descendants(self.popen.pid)) if self.plan.jailed else set()
 
     def stderr_text(self) -> str:
         """The last bytes the bot wrote to stderr, decoded leniently, saying how much came before."""

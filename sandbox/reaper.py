@@ -10,7 +10,9 @@ from __future__ import annotations
 import ctypes
 import os
 import time
-from pathlib import Path
+from collections.abc import Iterable
+
+from sandbox.procfs import PPID, STATE, process_table
 
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
@@ -33,49 +35,19 @@ def become_subreaper() -> None:
 
 def reap_orphans() -> int:
     """Reap exited descendants we adopted that no BotProcess owns; returns how many."""
-    me = str(os.getpid())
+    me = os.getpid()
     reaped = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) in TRACKED:
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] == "Z" and fields[1] == me:
+    for pid, fields in process_table().items():
+        if pid not in TRACKED and fields[STATE] == "Z" and int(fields[PPID]) == me:
             try:
-                os.waitpid(int(entry.name), os.WNOHANG)
+                os.waitpid(pid, os.WNOHANG)
                 reaped += 1
             except ChildProcessError:
                 pass
     return reaped
 
 
-def process_children() -> dict[int, list[int]]:
-    """Every process's children, from one scan of /proc (parent pid -> child pids)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    return children
-
-
-def descendants(pid: int) -> set[int]:
-    """``pid`` and every process below it."""
-    children = process_children()
-    found, frontier = set(), [pid]
-    while frontier:
-        current = frontier.pop()
-        found.add(current)
-        frontier += children.get(current, [])
-    return found
-
-
-def wait_gone(pids: set[int], deadline: float) -> None:
+def wait_gone(pids: Iterable[int], deadline: float) -> None:
     """Wait until none of ``pids`` exists any more (reaping those we adopted), until ``deadline``.
 
     A jail's inner processes end just after the one we killed; were we to exit first they would

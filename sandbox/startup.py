@@ -10,12 +10,12 @@ rules say. The wait has a cap, so a bot that computes before reading only delays
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.process import BotProcess
+from sandbox.procfs import CSTIME, CUTIME, TICK_NS, children_of, descendants, process_table
 
 QUIET_WINDOW_S = 0.02
 """How long a bot must stay (almost) idle to count as settled, where a cgroup counts its CPU time."""
@@ -25,7 +25,6 @@ BUSY_SHARE = 0.05
 """CPU share over the window above which a bot is still starting (a running process shows far
 more, whatever the kernel's accounting granularity; an idle JVM's housekeeping far less)."""
 SAMPLE_S = 0.002
-_TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
 def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
@@ -38,25 +37,16 @@ def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
     helpers (a shell wrapper's subcommands) are seen even when they end between two samples.
     Pids that are gone are left out.
     """
-    children: dict[int, list[int]] = {}
-    reaped: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            reaped[int(entry.name)] = (int(fields[13]) + int(fields[14])) * _TICK_NS
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    table = process_table()
+    children = children_of(table)
     found: dict[int, dict[int, int]] = {}
     for pid in pids:
-        if pid not in reaped:
+        if pid not in table:
             continue
         counters: dict[int, int] = {}
-        frontier = [pid]
-        while frontier:
-            current = frontier.pop()
-            counters[-current] = reaped.get(current, 0)
+        for current in descendants(pid, children):
+            fields = table.get(current)
+            counters[-current] = (int(fields[CUTIME]) + int(fields[CSTIME])) * TICK_NS if fields else 0
             try:
                 tasks = list(Path(f"/proc/{current}/task").glob("*/schedstat"))
             except OSError:
@@ -66,7 +56,6 @@ def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
                     counters[int(task.parent.name)] = int(task.read_text().split()[0])
                 except (OSError, IndexError, ValueError):
                     continue
-            frontier += children.get(current, [])
         found[pid] = counters
     return found
 

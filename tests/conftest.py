@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from league.cli import main
+from sandbox.procfs import STATE, children_of, descendants, process_table
 
 BOTS = Path(__file__).resolve().parent / "bots"
 
@@ -35,21 +36,8 @@ def own_processes() -> list[tuple[int, int, str]]:
     The referee adopts what its bots leave behind (it is a child subreaper), so a bot process that
     outlived its game is still found here, and processes of other runs on the machine never are.
     """
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parents[int(entry.name)] = int(fields[1])
-    mine, frontier = [], [os.getpid()]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent]
-        mine += children
-        frontier += children
+    live = {pid: fields for pid, fields in process_table().items() if fields[STATE] != "Z"}
+    mine = descendants(os.getpid(), children_of(live))[1:]
     found = []
     for pid in mine:
         try:

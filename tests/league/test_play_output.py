@@ -8,7 +8,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from sandbox.process import become_subreaper
+from sandbox.procfs import children_of, process_table
+from sandbox.reaper import become_subreaper
 from tests.conftest import BOTS, bot_command, script_bot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,16 +96,15 @@ def test_a_bot_that_starts_slowly_is_not_charged_its_start_up(play_json):
     assert data["result"]["offenders"] == []
 
 
-def _bwrap_children() -> set[str]:
+def _bwrap_children() -> set[int]:
+    """Our children (zombies included) that are bubblewrap processes."""
     found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and "(bwrap)" in stat:
-                found.add(stat.split(")")[0])
+    for pid in children_of(process_table()).get(os.getpid(), []):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "bwrap":
+                found.add(pid)
+        except OSError:
+            continue
     return found
 
 
