@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -36,14 +37,22 @@ def _start_outside_our_tree(uid: int, marker: str) -> int:
     return int(launcher.stdout.split()[0])
 
 
+def _command_line(pid: int) -> str:
+    """The command line of ``pid`` with spaces between arguments, or '' once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setsid") is None, reason="needs root to run as a bot uid")
 def test_another_runs_bot_is_not_one_of_ours():
     marker = f"{BOTS / 'hostile.py'} of another league"
     pid = _start_outside_our_tree(FIRST_UID + 4000, marker)
     try:
-        deadline = time.monotonic() + 5
-        while marker not in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout:
-            assert time.monotonic() < deadline, "the other run's process did not start"
+        deadline = time.monotonic() + 10
+        while marker not in _command_line(pid):  # not `ps`: it cuts lines to $COLUMNS
+            assert time.monotonic() < deadline, f"the other run's process did not start: {_command_line(pid)!r}"
             time.sleep(0.02)
         assert pid not in [p for p, _, _ in own_processes()]
         assert bot_processes("hostile.py") == []
