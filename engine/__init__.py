@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.attack2048 import Attack2048
 from engine.core import Game
+from engine.geister import Geister
 from engine.pk2048 import PK2048
 from engine.versus2048 import Versus2048
 
@@ -11,6 +12,7 @@ GAMES: dict[str, type[Game]] = {
     Attack2048.name: Attack2048,
     Versus2048.name: Versus2048,
     PK2048.name: PK2048,
+    Geister.name: Geister,
 }
 
 

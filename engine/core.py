@@ -179,6 +179,19 @@ class State(ABC):
         """Rebuild a state from ``to_json`` output."""
 
 
+@dataclass(frozen=True)
+class TcpSettings:
+    """How a game's TCP clients connect (games whose original server spoke TCP).
+
+    Attributes:
+        ports: Per seat, the port its client connects to.
+        connect_timeout_s: How long a client may take to connect before it has crashed.
+    """
+
+    ports: tuple[int, ...]
+    connect_timeout_s: float
+
+
 class Game(BaseModel, ABC):
     """A game with its variant parameters (defaults are the rules file's).
 
@@ -223,6 +236,10 @@ class Game(BaseModel, ABC):
         in-process and through ``league bot`` alike.
         """
         return {}
+
+    def tcp(self) -> TcpSettings | None:
+        """How bots may connect over TCP instead of stdin/stdout, or None: this game has no TCP transport."""
+        return None
 
     def render(self, final_state: dict[str, Any]) -> str:
         """A picture of a final state (from ``State.to_json``) for people; "" if none."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
-from engine.core import ProcessKey, Request, State, Termination
+from engine.core import Fault, ProcessKey, Request, State, Termination
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,23 @@ class RefereeProtocol(ABC):
         """How long a process may take to exit by itself once its stdin is closed."""
         return 0
 
+    def acceptance(self, state: State, request: Request, action: Any) -> bytes:
+        """Bytes sent at once to a bot whose reply was judged well formed and legal (an ``OK``)."""
+        return b""
+
+    def rejection(self, state: State, request: Request, fault: Fault) -> bytes:
+        """Bytes sent at once to a bot whose reply was malformed or illegal (an ``NG``)."""
+        return b""
+
+    def retries_rejected(self, state: State) -> bool:
+        """Whether a rejected reply may be followed by another within the same allowance."""
+        return False
+
     def notices(self, state: State, applied: Mapping[Request, Any]) -> list[tuple[ProcessKey, bytes]]:
         """Information lines to send after ``applied`` was played (acks, reveals)."""
         return []
 
-    def stop_rank(self, key: ProcessKey) -> Any:
+    def stop_rank(self, state: State, key: ProcessKey) -> Any:
         """Sort key of processes stopped together: farewells go out in this order."""
         return key
 

@@ -25,6 +25,8 @@ Launcher = Callable[[ProcessKey], Transport]
 """Starts the bot process of one seat's role for one epoch."""
 
 _NS_PER_MS = 1_000_000
+_RETRY = object()
+"""What ``Referee._judge`` returns for a rejected reply the bot may follow with another."""
 
 
 @dataclass
@@ -115,6 +117,7 @@ class _Pending:
     sent_ns: int
     cpu_start_ns: int | None
     referee_busy_ns: int = 0
+    flushed_ns: int | None = None
 
 
 class Referee:
@@ -142,6 +145,7 @@ class Referee:
         self.moves: list[Move] = []
         self.time_used_ms = [0] * len(self.launchers)
         self.stderr: list[StderrTail] = []
+        self.failed_launches: set[ProcessKey] = set()
 
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
@@ -161,7 +165,7 @@ class Referee:
 
     # -- processes -------------------------------------------------------------------------
     def _sync_processes(self, state: State) -> None:
-        wanted = state.processes()
+        wanted = state.processes() - self.failed_launches
         if wanted == self.running.keys():
             return
         self._stop([key for key in self.running if key not in wanted], state)
@@ -170,6 +174,7 @@ class Referee:
             try:
                 started[key] = self.running[key] = self.launchers[key.seat](key)
             except LaunchError as error:
+                self.failed_launches.add(key)
                 state.fault(Fault(key.seat, Termination.CRASH, self._code(state, key, Termination.CRASH), str(error)))
             else:
                 self.poller.add(started[key])
@@ -189,7 +194,7 @@ class Referee:
         """Say farewell, then end the processes together: wait, SIGTERM, SIGKILL."""
         if not keys:
             return
-        keys = sorted(keys, key=self.protocol.stop_rank)
+        keys = sorted(keys, key=lambda key: self.protocol.stop_rank(state, key))
         transports = [self.running.pop(key) for key in keys]
         for key, transport in zip(keys, transports, strict=False):
             self.poller.remove(transport)
@@ -239,7 +244,9 @@ class Referee:
             now = time.monotonic_ns()
             next_deadline: int | None = None
             for request, wait in list(pending.items()):
-                start = wait.transport.flushed_at_ns()
+                if wait.flushed_ns is None:  # kept once known: an NG sent later does not restart the clock
+                    wait.flushed_ns = wait.transport.flushed_at_ns()
+                start = wait.flushed_ns
                 since = (start if start is not None else wait.sent_ns) + wait.referee_busy_ns
                 event = wait.transport.take_line(
                     self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes
@@ -257,8 +264,10 @@ class Referee:
                     elapsed_ms = max(self._charged_ms(wait, now - since), wait.allowance_ms + 1)
                 else:
                     elapsed_ms = self._charged_ms(wait, max(0, event.at_ns - since))
+                action = self._judge(state, request, wait, event, elapsed_ms)
+                if action is _RETRY:
+                    continue
                 del pending[request]
-                action = self._judge(state, request, wait.transport, event, elapsed_ms)
                 if state.is_over():
                     return
                 if action is not None:
@@ -282,15 +291,17 @@ class Referee:
             measured = wall_ns // _NS_PER_MS
         return max(0, measured - self.clock.margin_ms)
 
-    def _judge(
-        self, state: State, request: Request, transport: Transport, event: LineEvent | None, elapsed_ms: int
-    ) -> Any:
-        """Time first, then the stream, then the form, then the rules; returns the action or None."""
-        seat = request.seat
+    def _judge(self, state: State, request: Request, wait: _Pending, event: LineEvent | None, elapsed_ms: int) -> Any:
+        """Time first, then the stream, then the form, then the rules.
+
+        Returns:
+            The action; None after a fault; ``_RETRY`` for a rejected line the rules let the bot
+            follow with another in the same time (the referee keeps waiting, nothing is charged).
+        """
+        seat, transport = request.seat, wait.transport
         reply = event.data.decode("latin-1") if event is not None else ""
         move = Move(seat, request.role, reply, elapsed_ms)
         self.moves.append(move)
-        self.time_used_ms[seat] += elapsed_ms
         fault = None
         if event is None and self.game_deadline_ns is not None and time.monotonic_ns() >= self.game_deadline_ns:
             fault = Fault(
@@ -300,30 +311,51 @@ class Referee:
                 f"seat {seat} had not answered {self.protocol.describe(state, request)} when the match's"
                 f" wall limit of {self.clock.game_wall_s} s ran out",
             )
+        in_time = event is not None and event.kind == LineKind.LINE and elapsed_ms <= wait.allowance_ms
+        if fault is None and in_time and self.protocol.retries_rejected(state):
+            action, rejected = self._read(state, request, reply)
+            if rejected is not None:
+                move.fault = rejected.reason_code
+                self._send(transport, self.protocol.rejection(state, request, rejected))
+                return _RETRY
+        self.time_used_ms[seat] += elapsed_ms
         fault = fault or state.charge_time(request, elapsed_ms)
         if fault is None and (event is None or event.kind != LineKind.LINE):
             fault = self._stream_fault(state, request, transport, event)
+            if event is not None and event.kind == LineKind.OVERLONG:
+                self._send(transport, self.protocol.rejection(state, request, fault))
         if fault is not None and event is None and fault.termination == Termination.TIMEOUT:
             fault = dataclasses.replace(fault, detail=fault.detail + _silence(transport))
         action = None
         if fault is None:
-            try:
-                action = self.protocol.parse(state, request, reply)
-            except Exception as error:  # noqa: BLE001 - any reply that breaks the parser is bad output
-                fault = Fault(
-                    seat,
-                    Termination.BAD_OUTPUT,
-                    self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
-                    f"seat {seat} sent a malformed reply to {self.protocol.describe(state, request)}"
-                    f" ({_shorten(reply)}): {_cut(str(error))}",
-                )
-        if fault is None:
-            fault = state.check(request, action)
+            action, fault = self._read(state, request, reply)
+            if fault is not None:
+                self._send(transport, self.protocol.rejection(state, request, fault))
         if fault is not None:
             move.fault = fault.reason_code
             state.fault(fault)
             return None
+        self._send(transport, self.protocol.acceptance(state, request, action))
         return action
+
+    def _read(self, state: State, request: Request, reply: str) -> tuple[Any, Fault | None]:
+        """A reply line's action, or the fault of its form (parse) or of the rules (check)."""
+        try:
+            action = self.protocol.parse(state, request, reply)
+        except Exception as error:  # noqa: BLE001 - any reply that breaks the parser is bad output
+            return None, Fault(
+                request.seat,
+                Termination.BAD_OUTPUT,
+                self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
+                f"seat {request.seat} sent a malformed reply to {self.protocol.describe(state, request)}"
+                f" ({_shorten(reply)}): {_cut(str(error))}",
+            )
+        return action, state.check(request, action)
+
+    @staticmethod
+    def _send(transport: Transport, data: bytes) -> None:
+        if data:
+            transport.send(data)
 
     def _stream_fault(self, state: State, request: Request, transport: Transport, event: LineEvent | None) -> Fault:
         """The fault of a reply that never came, a stream that ended, or a line over the cap."""

@@ -143,7 +143,7 @@ class Attack2048Referee(RefereeProtocol):
     def shutdown_wait_ms(self) -> int:
         return 2000
 
-    def stop_rank(self, key: ProcessKey) -> Any:
+    def stop_rank(self, state: State, key: ProcessKey) -> Any:
         return (key.epoch, 0 if key.role == ATTACK else 1, key.seat)
 
     def farewell(self, state: State, key: ProcessKey) -> bytes:

@@ -828,6 +828,6 @@ def test_bot_side_decodes_the_values_and_ignores_quit():
 
 def test_referee_protocol_quits_attacker_then_defender_and_waits_2000_ms():
     keys = [ProcessKey(1, "defend", 1), ProcessKey(0, "attack", 1)]
-    assert sorted(keys, key=REFEREE.stop_rank) == keys[::-1]
+    assert sorted(keys, key=lambda key: REFEREE.stop_rank(None, key)) == keys[::-1]
     assert REFEREE.farewell(None, keys[0]) == QUIT
     assert REFEREE.shutdown_wait_ms() == 2000
