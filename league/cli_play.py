@@ -27,11 +27,13 @@ from league.cli_args import (
 )
 from league.commands import unquoted_command
 from league.players import (
+    TCP,
     BotSpec,
     BotSpecError,
     check_builtin_params,
     check_command,
     check_program_access,
+    check_transport,
     make_launcher,
     parse_bot_argument,
     unique_names,
@@ -65,6 +67,10 @@ def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
             problem = "is a file, not a folder" if Path(folder).exists() else "does not exist"
             raise UsageError(f"--cwd {text!r}: {folder!r} {problem}")
         folders[seat] = folder
+    tcp_seats: set[int] = set()
+    for text in args.tcp or []:
+        seat, _ = parse_seat_option(f"{text}:", "--tcp", seats)
+        tcp_seats.add(seat)
     params: dict[int, dict[str, Any]] = {}
     for text in args.param or []:
         seat, assignment = parse_seat_option(text, "--param", seats)
@@ -80,6 +86,9 @@ def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
                 if not any(side.builtin for side in spec.sides()):
                     raise BotSpecError(f"--param {seat}:...: seat {seat} is a program; give its options in its command")
                 spec = check_builtin_params(game, dataclasses.replace(spec, params=params[seat]))
+            if seat in tcp_seats:
+                spec = dataclasses.replace(spec, transport=TCP)
+                check_transport(type(game), spec)
             check_command(spec)
         except BotSpecError as error:
             if quoted:  # the shell split a command line: that, not the pieces, is the problem
@@ -223,6 +232,12 @@ def add_commands(commands: Any) -> None:
     )
     play.add_argument(
         "--param", action="append", metavar="SEAT:KEY=VALUE", help="a parameter of seat SEAT's built-in, value as YAML"
+    )
+    play.add_argument(
+        "--tcp",
+        action="append",
+        metavar="SEAT",
+        help="seat SEAT's program connects over TCP ({host} and {port} in its command; geister)",
     )
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--stderr", action="store_true", help="print every seat's stderr (faulted seats' always)")

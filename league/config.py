@@ -6,6 +6,7 @@ Every problem becomes one ``ConfigError`` whose message names the file, the key 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shlex
@@ -25,6 +26,7 @@ from league.players import (
     check_builtin_params,
     check_command,
     check_program_access,
+    check_transport,
     parse_bot_argument,
 )
 from sandbox.jail import Sandbox
@@ -50,6 +52,7 @@ class BotConfig(_Strict):
     cwd: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     roles: dict[str, list[str] | str] | None = None
+    transport: Literal["stdio", "tcp"] = "stdio"
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotConfig:
@@ -304,7 +307,7 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
                     raise BotSpecError(f"params: {_unnamed(error)}") from None
             spec = checked
         elif bot.command is not None:
-            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd)
+            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd, transport=bot.transport)
         else:
             assert bot.roles is not None
             if set(bot.roles) != set(game_class.roles) or len(game_class.roles) < 2:
@@ -316,6 +319,9 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
                 role: BotSpec(name=f"{bot.name}.{role}", command=_argv(cmd), cwd=cwd) for role, cmd in bot.roles.items()
             }
             spec = BotSpec(name=bot.name, roles=roles)
+        if bot.transport != "stdio" and spec.command is None:
+            spec = dataclasses.replace(spec, transport=bot.transport)  # refused just below
+        check_transport(game_class, spec)
         check_command(spec)
     except BotSpecError as error:
         raise ConfigError(f"{where}: {_unnamed(error)}") from None

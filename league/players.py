@@ -37,9 +37,11 @@ from league.referee import Launcher
 from sandbox.jail import Sandbox, SandboxError
 from sandbox.limits import Limits
 from sandbox.process import BotProcess, LaunchError
+from sandbox.tcp import TcpBotProcess
 from sandbox.transport import Transport
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+STDIO, TCP = "stdio", "tcp"
 
 
 class BotSpecError(ValueError):
@@ -58,6 +60,9 @@ class BotSpec:
         params: Keyword parameters of a built-in strategy.
         as_program: Run a built-in as a real program instead of in this process.
         roles: For games whose bots have several roles (attack2048): a spec per role.
+        transport: ``stdio``, or ``tcp`` for a program that connects to a host and port (the
+            game's original server protocol); ``{host}`` and ``{port}`` in its command are
+            replaced by the address.
     """
 
     name: str
@@ -67,6 +72,7 @@ class BotSpec:
     params: dict[str, Any] = field(default_factory=dict)
     as_program: bool = False
     roles: dict[str, BotSpec] | None = None
+    transport: str = STDIO
 
     def for_role(self, role: str) -> BotSpec:
         """The spec that plays ``role`` (itself unless it has one per role)."""
@@ -229,6 +235,26 @@ def check_command(spec: BotSpec) -> None:
                 raise BotSpecError(f"bot {spec.name!r}: {error}") from None
 
 
+def check_transport(game: type[Game], spec: BotSpec) -> None:
+    """Refuse ``transport: tcp`` where it cannot work: built-ins, or a game without a TCP protocol.
+
+    Raises:
+        BotSpecError: The message names the bot and the fix.
+    """
+    if spec.transport == STDIO:
+        return
+    if spec.transport != TCP:
+        raise BotSpecError(f"bot {spec.name!r}: transport {spec.transport!r}: use stdio or tcp")
+    if game().tcp() is None:
+        raise BotSpecError(
+            f"bot {spec.name!r}: transport tcp: {game.name} has no TCP protocol; its bots speak stdin/stdout"
+        )
+    if spec.command is None:
+        raise BotSpecError(
+            f"bot {spec.name!r}: transport tcp is for programs that connect to a port; built-ins speak stdin/stdout"
+        )
+
+
 def check_builtin_params(game: Game, spec: BotSpec) -> BotSpec:
     """The spec with its built-ins' parameters checked and converted; ``params`` on a program is an error.
 
@@ -330,15 +356,19 @@ def make_launcher(game: Game, spec: BotSpec, seat: int, match_seed: int, sandbox
         if side.builtin is not None and not side.as_program:
             bot = make_bot(game, side.builtin, key.role, seed, side.params)
             return InProcessTransport(game.bot_protocol(bot), limits.line_bytes)
+        options: dict[str, Any] = {
+            "cwd": side.cwd if side.builtin is None else str(PROJECT_ROOT),
+            "max_line_bytes": limits.line_bytes,
+            "sandbox": sandbox,
+            "read_only": program_read_only(side),
+            "max_output_bytes": limits.output_bytes,
+        }
+        command = program_command(game, side, seed, key.role)
         try:
-            return BotProcess(
-                program_command(game, side, seed, key.role),
-                cwd=side.cwd if side.builtin is None else str(PROJECT_ROOT),
-                max_line_bytes=limits.line_bytes,
-                sandbox=sandbox,
-                read_only=program_read_only(side),
-                max_output_bytes=limits.output_bytes,
-            )
+            tcp = game.tcp()
+            if side.transport == TCP and tcp is not None:
+                return TcpBotProcess(command, tcp.ports[seat], tcp.connect_timeout_s, **options)
+            return BotProcess(command, **options)
         except LaunchError as error:
             raise LaunchError(f"bot {spec.name!r}: {error}") from None
 

@@ -180,12 +180,30 @@ class Referee:
                 self.poller.add(started[key])
             if state.is_over():
                 return
+        self._await_connections(state, started)
         # Fair start-up: the first request's clock starts once the programs wait for input.
         wait_until_idle([t for t in started.values() if isinstance(t, BotProcess)], self.clock.startup_wait_ms / 1000)
         for key, transport in started.items():
             greeting = self.protocol.greeting(state, key)
             if greeting:
                 transport.send(greeting)
+
+    def _await_connections(self, state: State, started: dict[ProcessKey, Transport]) -> None:
+        """Wait for TCP clients to connect, all at once; one that does not has crashed."""
+        waiting = {key: transport for key, transport in started.items() if transport.connecting()}
+        while waiting:
+            now = time.monotonic_ns()
+            for key, transport in list(waiting.items()):
+                if transport.connecting() and now < transport.connect_deadline_ns:
+                    continue
+                del waiting[key]
+                if not transport.connected():
+                    code = self._code(state, key, Termination.CRASH)
+                    detail = f"seat {key.seat}'s TCP client {transport.connect_failure()}"
+                    state.fault(Fault(key.seat, Termination.CRASH, code, detail))
+            if waiting:
+                deadline = min(transport.connect_deadline_ns for transport in waiting.values())
+                self.poller.wait(max(0.0, (deadline - time.monotonic_ns()) / 1e9))
 
     def _code(self, state: State, key: ProcessKey, termination: Termination) -> str:
         return self.protocol.fault_code(state, Request(key.seat, key.role), termination)

@@ -303,17 +303,26 @@ class Sandbox:
         exposed = exposed_paths(argv, folder, [*self.limits.read_only, *read_only])
         return found or check_paths(exposed)
 
-    def plan(self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = ()) -> LaunchPlan:
+    @property
+    def own_network(self) -> bool:
+        """Whether each bot gets a network of its own (only a loopback), so ports never clash."""
+        return self.mode != SandboxMode.NONE and self.bwrap is not None and not self.limits.network
+
+    def plan(
+        self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = (), helper: Sequence[str] = ()
+    ) -> LaunchPlan:
         """The launch plan of one bot process.
 
         Args:
             argv: The bot's command line.
             cwd: Its working folder (None: the current one).
             read_only: More host paths it may read (besides the limits' own).
+            helper: A program of ours that runs the bot inside the jail (the TCP relay): its
+                command line comes first, and its files are exposed read-only too.
         """
         folder = Path(cwd or ".").resolve()
         if self.mode == SandboxMode.NONE:
-            return LaunchPlan(list(argv), cwd=str(folder))
+            return LaunchPlan([*helper, *argv], cwd=str(folder))
         if self.bwrap is None:
             raise SandboxError(f"cannot jail {argv[0]!r}: {self.isolation_problem}")
         if self.problem:
@@ -322,13 +331,15 @@ class Sandbox:
             _warn_once("limits.network is on: bots share this host's network and can reach its services")
         plan = LaunchPlan([], cwd=str(folder))
         try:
-            self._fill(plan, argv, folder, read_only)
+            self._fill(plan, argv, folder, read_only, helper)
         except BaseException:
             plan.cleanup()  # release the slot, the cgroup and the scratch folder made so far
             raise
         return plan
 
-    def _fill(self, plan: LaunchPlan, argv: Sequence[str], folder: Path, read_only: Sequence[str]) -> None:
+    def _fill(
+        self, plan: LaunchPlan, argv: Sequence[str], folder: Path, read_only: Sequence[str], helper: Sequence[str]
+    ) -> None:
         slot: Slot | None = acquire_slot(os.getpid() % 64 * 64) if self.root else None
         if slot is not None:
             plan.cleanups.append(slot.release)
@@ -343,11 +354,11 @@ class Sandbox:
         if slot is not None:
             os.chown(scratch, slot.uid, slot.uid)
         plan.jailed = True
-        chain += self._bwrap(argv, folder, scratch, [*self.limits.read_only, *read_only])
+        chain += self._bwrap(argv, folder, scratch, [*self.limits.read_only, *read_only], helper)
         if slot is not None:
             chain += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups"]
             chain += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-        plan.argv = chain + list(argv)
+        plan.argv = chain + list(helper) + list(argv)
 
     def _rlimits(self, memory_from_rlimit: bool) -> list[str]:
         limits = self.limits
@@ -361,7 +372,9 @@ class Sandbox:
             options.append(f"--data={limits.memory_mb << 20}")
         return options
 
-    def _bwrap(self, argv: Sequence[str], cwd: Path, scratch: Path, read_only: Sequence[str]) -> list[str]:
+    def _bwrap(
+        self, argv: Sequence[str], cwd: Path, scratch: Path, read_only: Sequence[str], helper: Sequence[str]
+    ) -> list[str]:
         args = [str(self.bwrap), "--die-with-parent", "--new-session"]
         if self.root:
             args += ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
@@ -379,7 +392,8 @@ class Sandbox:
         # /tmp is the scratch folder (no RAM-backed tmpfs to fill); exposed paths under /tmp go on top.
         args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), "/tmp"]
         made: set[Path] = set()
-        for path in exposed_paths(argv, cwd, read_only):
+        helper_paths = [str(path) for path in exposed_paths(helper, cwd)] if helper else []
+        for path in exposed_paths(argv, cwd, [*read_only, *helper_paths]):
             for parent in reversed(path.parents):
                 if parent != Path("/") and parent not in made and not _is_system(parent):
                     made.add(parent)

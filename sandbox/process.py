@@ -60,6 +60,7 @@ class BotProcess(Transport):
         sandbox: Confines the bot (None: a plain child process).
         read_only: More host paths the jailed bot may read.
         max_output_bytes: Cap on all the bot prints in a game.
+        helper: A program of ours that runs the bot inside its jail (the TCP relay), or none.
     """
 
     def __init__(
@@ -70,11 +71,15 @@ class BotProcess(Transport):
         sandbox: Sandbox | None = None,
         read_only: Sequence[str] = (),
         max_output_bytes: int = 16 << 20,
+        helper: Sequence[str] = (),
     ) -> None:
         super().__init__(max_line_bytes, max_output_bytes)
         self.argv = list(argv)
         become_subreaper()
-        self.plan = sandbox.plan(argv, cwd, read_only) if sandbox is not None else LaunchPlan(self.argv, cwd=cwd)
+        if sandbox is not None:
+            self.plan = sandbox.plan(argv, cwd, read_only, helper)
+        else:
+            self.plan = LaunchPlan([*helper, *self.argv], cwd=cwd)
         try:
             self.popen = subprocess.Popen(
                 self.plan.argv,

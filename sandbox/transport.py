@@ -67,6 +67,21 @@ class Transport(ABC):
     def close(self) -> None:
         """End the conversation and release the bot."""
 
+    connect_deadline_ns = 0
+    """For bots that must first connect (TCP): when they must have connected by."""
+
+    def connecting(self) -> bool:
+        """Whether the bot is still to connect before it can be spoken to (TCP clients)."""
+        return False
+
+    def connected(self) -> bool:
+        """Whether the bot can be spoken to (always, but for TCP clients that never connected)."""
+        return True
+
+    def connect_failure(self) -> str:
+        """Why a TCP client never connected, as a phrase after "its TCP client"."""
+        return ""
+
     def describe_exit(self) -> str:
         """A phrase about how the bot ended, for details ("exited with status 1")."""
         return "closed its output"

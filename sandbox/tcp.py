@@ -1,0 +1,99 @@
+"""A bot that speaks TCP, run behind the relay (sandbox/relay.py) inside its own jail.
+
+The referee drives it like any stdio bot: the relay listens on the port the client expects,
+inside the jail's own network (a loopback of its own, so games in parallel never clash), and
+carries the bytes over the jail's stdin/stdout. Before the game, the relay reports on stdout
+that it listens and that the client connected; this class takes those lines off the stream, so
+the game sees only the client's bytes, and says whether the client is connected yet.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sandbox.jail import Sandbox
+from sandbox.process import BotProcess
+
+RELAY = Path(__file__).with_name("relay.py")
+HOST = "127.0.0.1"
+
+
+def relay_command(port: int) -> list[str]:
+    """The relay's command line, to run in front of the client's (``--`` then the client)."""
+    return [sys.executable, "-I", "-S", str(RELAY), str(port), "--"]
+
+
+class TcpBotProcess(BotProcess):
+    """A TCP client behind the relay, seen as a stdio bot once it has connected.
+
+    Args:
+        argv: The client's command line; ``{host}`` and ``{port}`` are replaced by the address.
+        port: The port it must connect to. Where bots share the host's network (no jail of their
+            own, or ``limits.network``), a command that takes ``{port}`` gets a free port instead.
+        connect_timeout_s: How long the client may take to connect.
+        sandbox: Confines the client and the relay (None: plain child processes).
+        **options: The other ``BotProcess`` options (cwd, caps, read_only).
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        port: int,
+        connect_timeout_s: float,
+        sandbox: Sandbox | None = None,
+        **options: object,
+    ) -> None:
+        shared_network = sandbox is None or not sandbox.own_network
+        if shared_network and any("{port}" in arg for arg in argv):
+            port = 0  # the relay picks a free one and passes it on
+        self.port = port
+        self.connect_deadline_ns = time.monotonic_ns() + int(connect_timeout_s * 1e9)
+        self.connect_timeout_s = connect_timeout_s
+        self.state = "starting"
+        self.failure = ""
+        self._header = bytearray()
+        super().__init__(argv, sandbox=sandbox, helper=relay_command(port), **options)  # type: ignore[arg-type]
+
+    def connecting(self) -> bool:
+        """Whether the client has not connected yet (and has not failed to)."""
+        return self.state in ("starting", "listening") and not self.eof
+
+    def connected(self) -> bool:
+        """Whether the client connected (the game's bytes flow)."""
+        return self.state == "connected"
+
+    def connect_failure(self) -> str:
+        """Why the client never connected, as a phrase after "its TCP client ..."."""
+        where = f"{HOST}:{self.port}" if self.port else "the {host} and {port} of its command"
+        if self.state == "exited":
+            return f"exited with status {self.failure} before connecting to {where}"
+        if self.state == "failed":
+            return f"could not be started behind the TCP relay: {self.failure}"
+        if self.eof:
+            return f"ended before connecting to {where}"
+        return f"did not connect to {where} within {self.connect_timeout_s:g} s (does it connect to that address?)"
+
+    def _received(self, chunk: bytes) -> None:
+        if self.state == "connected":
+            super()._received(chunk)
+            return
+        self._header += chunk
+        while self.state != "connected" and b"\n" in self._header:
+            line, _, rest = bytes(self._header).partition(b"\n")
+            self._header = bytearray(rest)
+            word, _, value = line.decode("ascii", "replace").partition(" ")
+            if word == "listening":
+                self.state, self.port = "listening", int(value)
+            elif word == "connected":
+                self.state = "connected"
+            else:
+                self.state, self.failure = ("exited" if word == "exited" else "failed"), value
+        if self.state == "connected" and self._header:
+            rest, self._header = bytes(self._header), bytearray()
+            super()._received(rest)
+
+    def describe_exit(self) -> str:
+        return "closed its TCP connection" if self.connected() else super().describe_exit()
