@@ -19,6 +19,7 @@ from engine.protocol import RefereeProtocol
 from league.inprocess import InProcessTransport
 from sandbox.process import BotProcess, LaunchError
 from sandbox.startup import wait_until_idle
+from sandbox.tcp import TcpBotProcess
 from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
 Launcher = Callable[[ProcessKey], Transport]
@@ -329,9 +330,16 @@ class Referee:
                 f"seat {seat} had not answered {self.protocol.describe(state, request)} when the match's"
                 f" wall limit of {self.clock.game_wall_s} s ran out",
             )
-        in_time = event is not None and event.kind == LineKind.LINE and elapsed_ms <= wait.allowance_ms
+        in_time = (
+            event is not None and event.kind in (LineKind.LINE, LineKind.OVERLONG) and elapsed_ms <= wait.allowance_ms
+        )
         if fault is None and in_time and self.protocol.retries_rejected(state):
-            action, rejected = self._read(state, request, reply)
+            assert event is not None
+            if event.kind == LineKind.OVERLONG:
+                rejected: Fault | None = self._stream_fault(state, request, transport, event)
+                transport.skip_line()
+            else:
+                action, rejected = self._read(state, request, reply)
             if rejected is not None:
                 move.fault = rejected.reason_code
                 self._send(transport, self.protocol.rejection(state, request, rejected))
@@ -398,6 +406,8 @@ def _silence(transport: Transport) -> str:
     """What a timed-out bot did print, when that explains the timeout ("" when it does not)."""
     if transport.buffer:
         return f"; it sent {_shorten(bytes(transport.buffer).decode('latin-1'))} without a newline"
+    if transport.bytes_read == 0 and isinstance(transport, TcpBotProcess):
+        return "; it has sent nothing on its connection: does it flush what it writes to the socket?"
     if transport.bytes_read == 0:
         return "; it has printed nothing at all: is its stdout flushed after each line?"
     return ""

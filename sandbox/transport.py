@@ -54,6 +54,8 @@ class Transport(ABC):
         self.stdin_broken = False
         self._eof_at_ns = 0
         self._line_at_ns: deque[int] = deque()
+        self._skipping_line = False
+        self._open_overlong = False
 
     @abstractmethod
     def send(self, data: bytes) -> None:
@@ -118,8 +120,17 @@ class Transport(ABC):
             return LineEvent(LineKind.FLOOD, b"", time.monotonic_ns())
         while True:
             end = self.buffer.find(b"\n")
+            if self._skipping_line:  # the rest of a line over the cap that was already answered
+                if end < 0:
+                    self.buffer.clear()
+                    return LineEvent(LineKind.EOF, b"", self._eof_at_ns) if self.eof else None
+                del self.buffer[: end + 1]
+                self._line_at_ns.popleft()
+                self._skipping_line = False
+                continue
             if end < 0:
                 if len(self.buffer) > limit:
+                    self._open_overlong = True  # its LF is still to come
                     return LineEvent(LineKind.OVERLONG, bytes(self.buffer[:limit]), time.monotonic_ns())
                 if self.eof:
                     fragment = bytes(self.buffer)
@@ -136,6 +147,19 @@ class Transport(ABC):
             if skip_blank and not line.strip(b" \t\r"):
                 continue
             return LineEvent(LineKind.LINE, line, at_ns)
+
+    def skip_line(self) -> None:
+        """Drop the rest of the line over the cap just reported (up to its LF, maybe still to come)."""
+        if not self._open_overlong:
+            return  # a complete line over the cap is gone already
+        self._open_overlong = False
+        end = self.buffer.find(b"\n")
+        if end >= 0:
+            del self.buffer[: end + 1]
+            self._line_at_ns.popleft()
+        else:
+            self.buffer.clear()
+            self._skipping_line = True
 
     def read_fds(self) -> list[int]:
         """File descriptors to wait on for reading (none for in-process bots)."""

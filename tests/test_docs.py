@@ -18,6 +18,7 @@ HOW_TO_PLAY = {
     "versus2048": (["python3 bot.py", "greedy"], ["--set", "turns_per_player=60"]),
     "pk2048": (["python3 bot.py", "greedy"], []),
     "attack2048": (["python3 bot.py attack::python3 bot.py defend", "greedy"], ["--set", "max_plies_per_half=300"]),
+    "geister": (["python3 bot.py", "greedy"], []),
 }
 
 
