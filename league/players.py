@@ -89,7 +89,7 @@ class BotSpec:
         if self.builtin:
             params = ", ".join(f"{key}={value!r}" for key, value in self.params.items())
             return f"built-in {self.builtin}" + (f" ({params})" if params else "")
-        return shlex.join(self.command or ())
+        return shlex.join(self.command or ()) + (" (TCP client)" if self.transport == TCP else "")
 
 
 def parse_bot_argument(game: type[Game], text: str, as_program: bool = False, cwd: str | None = None) -> BotSpec:
@@ -164,11 +164,14 @@ def command_name(argv: Sequence[str]) -> str:
     """A short name for a program bot: its script, class or module, else its program.
 
     ``python3 bots/mine.py --depth 3`` is ``mine``, ``java -cp out GreedyAI`` is ``GreedyAI``,
-    ``league bot pk2048.expectimax`` is ``pk2048.expectimax``, ``./a.out`` is ``a``.
+    ``java -cp out net.example.RandomPlayer`` is ``RandomPlayer``, ``league bot
+    pk2048.expectimax`` is ``pk2048.expectimax``, ``./a.out`` is ``a``.
     """
     named = _named_argument(argv)
     if Path(argv[0]).name == "league" or "league" in argv[1:3]:
         return named
+    if Path(argv[0]).name == "java" and "/" not in named and not named.endswith(".jar"):
+        return named.rpartition(".")[2] or named  # a class name with its package
     return Path(named).stem or named
 
 

@@ -182,6 +182,8 @@ class Referee:
             if state.is_over():
                 return
         self._await_connections(state, started)
+        if state.is_over():
+            return
         # Fair start-up: the first request's clock starts once the programs wait for input.
         wait_until_idle([t for t in started.values() if isinstance(t, BotProcess)], self.clock.startup_wait_ms / 1000)
         for key, transport in started.items():

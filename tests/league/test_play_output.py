@@ -159,3 +159,14 @@ def test_sigterm_ends_league_play_as_ctrl_c_does():
     _, err = player.communicate(timeout=60)
     assert player.returncode == 130 and b"league: interrupted" in err and b"Traceback" not in err
     assert list(Path(tempfile.gettempdir()).glob(f"league-scratch-{player.pid}-*")) == []
+
+
+def test_a_java_class_in_a_package_is_named_by_its_class():
+    from league.players import command_name
+
+    assert command_name(["java", "-cp", "classes", "net.wasamon.geister.player.RandomPlayer", "{host}"]) == (
+        "RandomPlayer"
+    )
+    assert command_name(["java", "-cp", "out", "GreedyAI"]) == "GreedyAI"
+    assert command_name(["java", "-jar", "bot.jar"]) == "bot"
+    assert command_name(["python3", "bots/mine.py", "--depth", "3"]) == "mine"
