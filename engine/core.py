@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 PLAY = "play"
 """The role of a seat in games where each bot has one role only."""
@@ -199,6 +200,19 @@ class Game(BaseModel, ABC):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_true_or_false_for_a_number(cls, data: Any) -> Any:
+        """Refuse ``max_plies: true``: pydantic would read it as 1."""
+        if isinstance(data, dict):
+            for key, value in data.items():
+                field = cls.model_fields.get(key)
+                if isinstance(value, bool) and field is not None:
+                    kinds = set(typing.get_args(field.annotation)) | {field.annotation}
+                    if bool not in kinds and kinds & {int, float}:
+                        raise ValueError(f"{key} must be a number, not {str(value).lower()}")
+        return data
 
     name: ClassVar[str]
     title: ClassVar[str] = ""

@@ -62,7 +62,10 @@ def validated(model: type[ModelT], params: dict[str, Any], flag: str, what: str)
             raise UsageError(
                 f"{flag} {key}: {what} has no key {key!r}; keys: {', '.join(model.model_fields)}"
             ) from None
-        raise UsageError(f"{flag} {key}={params.get(key)!r}: {problem['msg']}") from None
+        message = problem["msg"].removeprefix("Value error, ")
+        if not problem["loc"]:  # a rule between keys (two ports that must differ)
+            raise UsageError(f"{flag}: {message}") from None
+        raise UsageError(f"{flag} {key}={params.get(key)!r}: {message}") from None
 
 
 def seat_range(game: type[Game]) -> str:

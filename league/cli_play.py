@@ -69,8 +69,9 @@ def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
         folders[seat] = folder
     tcp_seats: set[int] = set()
     for text in args.tcp or []:
-        seat, _ = parse_seat_option(f"{text}:", "--tcp", seats)
-        tcp_seats.add(seat)
+        if not text.strip().isdigit() or int(text) >= seats:
+            raise UsageError(f"--tcp {text!r}: give the seat of a TCP client, 0 to {seats - 1} (e.g. --tcp 0)")
+        tcp_seats.add(int(text))
     params: dict[int, dict[str, Any]] = {}
     for text in args.param or []:
         seat, assignment = parse_seat_option(text, "--param", seats)
@@ -88,7 +89,7 @@ def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
                 spec = check_builtin_params(game, dataclasses.replace(spec, params=params[seat]))
             if seat in tcp_seats:
                 spec = dataclasses.replace(spec, transport=TCP)
-                check_transport(type(game), spec)
+            check_transport(type(game), spec)
             check_command(spec)
         except BotSpecError as error:
             if quoted:  # the shell split a command line: that, not the pieces, is the problem

@@ -284,7 +284,8 @@ def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, An
             raise ConfigError(
                 f"{path}: variants.{name}.{key}: {game_class.name} has no such key; keys: {known}"
             ) from None
-        raise ConfigError(f"{path}: variants.{name}.{key}: {problem['msg']}") from None
+        where = f"variants.{name}.{key}" if problem["loc"] else f"variants.{name}"
+        raise ConfigError(f"{path}: {where}: {problem['msg'].removeprefix('Value error, ')}") from None
 
 
 def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:

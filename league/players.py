@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import re
 import shlex
 import shutil
 import sys
@@ -42,6 +43,7 @@ from sandbox.transport import Transport
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 STDIO, TCP = "stdio", "tcp"
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_]+\}")
 
 
 class BotSpecError(ValueError):
@@ -88,8 +90,11 @@ class BotSpec:
             return " :: ".join(f"{role}: {spec.describe()}" for role, spec in self.roles.items())
         if self.builtin:
             params = ", ".join(f"{key}={value!r}" for key, value in self.params.items())
-            return f"built-in {self.builtin}" + (f" ({params})" if params else "")
-        return shlex.join(self.command or ()) + (" (TCP client)" if self.transport == TCP else "")
+            details = [params] if params else []
+            details += ["as a program"] if self.as_program else []
+            return f"built-in {self.builtin}" + (f" ({'; '.join(details)})" if details else "")
+        command = shlex.join(self.command or ()).replace("'{host}'", "{host}").replace("'{port}'", "{port}")
+        return command + (" (TCP client)" if self.transport == TCP else "")
 
 
 def parse_bot_argument(game: type[Game], text: str, as_program: bool = False, cwd: str | None = None) -> BotSpec:
@@ -244,8 +249,19 @@ def check_transport(game: type[Game], spec: BotSpec) -> None:
     Raises:
         BotSpecError: The message names the bot and the fix.
     """
+    placeholders = sorted({found for arg in spec.command or () for found in _PLACEHOLDER.findall(arg)})
     if spec.transport == STDIO:
+        if placeholders:
+            raise BotSpecError(
+                f"bot {spec.name!r}: its command has {', '.join(placeholders)}, which only a TCP client gets:"
+                " add --tcp SEAT on league play, or transport: tcp in a league file"
+            )
         return
+    unknown = [found for found in placeholders if found not in ("{host}", "{port}")]
+    if unknown:
+        raise BotSpecError(
+            f"bot {spec.name!r}: {', '.join(unknown)} in its command: only {{host}} and {{port}} are replaced"
+        )
     if spec.transport != TCP:
         raise BotSpecError(f"bot {spec.name!r}: transport {spec.transport!r}: use stdio or tcp")
     if game().tcp() is None:

@@ -34,8 +34,12 @@ class Geister(Game):
     setup_timeout_s: float = Field(10, gt=0, description="time for the SET reply")
     move_timeout_s: float = Field(10, gt=0, description="per-move allowance once the budget is spent (byoyomi)")
     budget_s: float | None = Field(600, ge=0, description="per-player time budget for moves; null = none")
-    first_port: int = Field(10000, ge=1, le=65535, description="TCP transport: the port seat 0's client connects to")
-    second_port: int = Field(10001, ge=1, le=65535, description="TCP transport: the port seat 1's client connects to")
+    first_port: int = Field(
+        10000, ge=1024, le=65535, description="TCP transport: the port seat 0's client connects to (1024 and up)"
+    )
+    second_port: int = Field(
+        10001, ge=1024, le=65535, description="TCP transport: the port seat 1's client connects to (1024 and up)"
+    )
     connect_timeout_s: float = Field(30, gt=0, description="TCP transport: time for a client to connect")
 
     @model_validator(mode="after")

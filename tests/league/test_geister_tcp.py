@@ -91,7 +91,23 @@ def test_tcp_is_refused_for_built_ins_and_for_games_without_it(league_cli):
     status, _, err = league_cli("play", "versus2048", CLIENT, "random", "--tcp", "0")
     assert status == 2 and "versus2048 has no TCP protocol; its bots speak stdin/stdout" in err
     status, _, err = league_cli("play", "geister", CLIENT, "random", "--tcp", "2")
-    assert status == 2 and "seat 2 does not exist" in err
+    assert status == 2 and "--tcp '2': give the seat of a TCP client, 0 to 1 (e.g. --tcp 0)" in err
+
+
+def test_address_placeholders_without_tcp_or_misspelt_are_refused(league_cli):
+    status, _, err = league_cli("play", "geister", CLIENT, "random")
+    assert status == 2 and "which only a TCP client gets: add --tcp SEAT on league play" in err
+    status, _, err = league_cli("play", "geister", CLIENT.replace("{host}", "{hots}"), "random", "--tcp", "0")
+    assert status == 2 and "{hots} in its command: only {host} and {port} are replaced" in err
+
+
+def test_ports_the_jail_cannot_listen_on_or_that_clash_are_refused(league_cli):
+    status, _, err = league_cli("play", "geister", CLIENT, "random", "--tcp", "0", "--set", "first_port=80")
+    assert status == 2 and "--set first_port=80: Input should be greater than or equal to 1024" in err
+    status, _, err = league_cli("play", "geister", "random", "random", "--set", "first_port=10001")
+    assert status == 2 and "league: error: --set: first_port and second_port must differ (both are 10001)" in err
+    status, _, err = league_cli("play", "geister", "random", "random", "--set", "max_plies=true")
+    assert status == 2 and "max_plies must be a number, not true" in err
 
 
 def test_a_league_with_tcp_bots_runs_its_games_in_parallel(ray_local, tmp_path):
