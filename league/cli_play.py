@@ -26,6 +26,7 @@ from league.cli_args import (
     seat_range,
 )
 from league.commands import unquoted_command
+from league.match_record import ClockSettings, MatchRecord, StderrTail
 from league.players import (
     TCP,
     BotSpec,
@@ -38,7 +39,7 @@ from league.players import (
     parse_bot_argument,
     unique_names,
 )
-from league.referee import ClockSettings, MatchRecord, StderrTail, play_match
+from league.referee import play_match
 from sandbox.jail import Sandbox, SandboxError
 from sandbox.limits import SandboxMode
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Fault, Game, ProcessKey, Request, Result, State, Termination
+from engine.core import Fault, Game, ProcessKey, Request, State, Termination
 from engine.protocol import RefereeProtocol
 from league.inprocess import InProcessTransport
+from league.match_record import ClockSettings, MatchRecord, Move, StderrTail
 from sandbox.process import BotProcess, LaunchError
 from sandbox.startup import wait_until_idle
 from sandbox.tcp import TcpBotProcess
@@ -28,87 +29,6 @@ Launcher = Callable[[ProcessKey], Transport]
 _NS_PER_MS = 1_000_000
 _RETRY = object()
 """What ``Referee._judge`` returns for a rejected reply the bot may follow with another."""
-
-
-@dataclass
-class Move:
-    """One reply as the referee saw it.
-
-    Attributes:
-        seat: Who replied.
-        role: In which role.
-        reply: The line (decoded as Latin-1, so any byte survives), or "" when none came.
-        elapsed_ms: Whole ms from the request's last byte to the reply's LF.
-        fault: The reason code when the reply was a fault.
-    """
-
-    seat: int
-    role: str
-    reply: str
-    elapsed_ms: int
-    fault: str | None = None
-
-
-@dataclass(frozen=True)
-class StderrTail:
-    """What one bot process wrote to stderr (its last few KB), kept with the match.
-
-    Attributes:
-        seat: Whose process.
-        role: In which role.
-        epoch: Which of the seat's processes in that role (a game of a best of three, a half).
-        text: The tail, decoded leniently.
-    """
-
-    seat: int
-    role: str
-    epoch: int
-    text: str
-
-
-@dataclass
-class MatchRecord:
-    """What a match produced: the result, every reply with its time, each seat's time, stderr.
-
-    Attributes:
-        result: The outcome.
-        moves: Every reply in order.
-        time_used_ms: Per seat, the sum of its replies' elapsed times.
-        final_state: The state at the end, as JSON data (for replays and summaries).
-        stderr: What each process wrote to stderr, in the order they stopped (silent ones left out).
-    """
-
-    result: Result
-    moves: list[Move] = field(default_factory=list)
-    time_used_ms: list[int] = field(default_factory=list)
-    final_state: dict[str, Any] = field(default_factory=dict)
-    stderr: list[StderrTail] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ClockSettings:
-    """How the referee measures the time a reply took.
-
-    Attributes:
-        kind: ``wall`` (monotonic wall time, the rules' own measure and the default) or ``cpu``
-            (the CPU time the bot's processes used, so results do not depend on machine load).
-        margin_ms: Harness overhead forgiven on every reply: the referee waits this much longer
-            and charges this much less.
-        game_wall_s: Wall time the whole match may take before the awaited bot is timed out.
-        startup_wait_ms: Longest wait for freshly started programs to settle (sandbox/startup.py)
-            before their first request; 0 sends it at once.
-    """
-
-    kind: str = "wall"
-    margin_ms: int = 0
-    game_wall_s: float | None = None
-    startup_wait_ms: int = 2000
-
-    def wait_ms(self, allowance_ms: int) -> int:
-        """How long to wait (wall time) for a reply allowed ``allowance_ms``."""
-        if self.kind == "cpu":  # a bot that sleeps uses no CPU: still bound the wait
-            return max(2 * allowance_ms, allowance_ms + 1000) + self.margin_ms
-        return allowance_ms + self.margin_ms
 
 
 @dataclass

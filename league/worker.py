@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import get_game
+from league.match_record import ClockSettings
 from league.players import BotSpec, check_command, make_launcher
-from league.referee import ClockSettings, play_match
+from league.referee import play_match
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
 
