@@ -308,7 +308,7 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
                     raise BotSpecError(f"params: {_unnamed(error)}") from None
             spec = checked
         elif bot.command is not None:
-            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd, transport=bot.transport)
+            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd)
         else:
             assert bot.roles is not None
             if set(bot.roles) != set(game_class.roles) or len(game_class.roles) < 2:
@@ -320,8 +320,7 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
                 role: BotSpec(name=f"{bot.name}.{role}", command=_argv(cmd), cwd=cwd) for role, cmd in bot.roles.items()
             }
             spec = BotSpec(name=bot.name, roles=roles)
-        if bot.transport != "stdio" and spec.command is None:
-            spec = dataclasses.replace(spec, transport=bot.transport)  # refused just below
+        spec = dataclasses.replace(spec, transport=bot.transport)
         check_transport(game_class, spec)
         check_command(spec)
     except BotSpecError as error:

@@ -20,7 +20,6 @@ from league.inprocess import InProcessTransport
 from league.match_record import ClockSettings, MatchRecord, Move, StderrTail
 from sandbox.process import BotProcess, LaunchError
 from sandbox.startup import wait_until_idle
-from sandbox.tcp import TcpBotProcess
 from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
 Launcher = Callable[[ProcessKey], Transport]
@@ -252,31 +251,30 @@ class Referee:
                 f"seat {seat} had not answered {self.protocol.describe(state, request)} when the match's"
                 f" wall limit of {self.clock.game_wall_s} s ran out",
             )
-        in_time = (
-            event is not None and event.kind in (LineKind.LINE, LineKind.OVERLONG) and elapsed_ms <= wait.allowance_ms
-        )
-        if fault is None and in_time and self.protocol.retries_rejected(state):
-            assert event is not None
-            if event.kind == LineKind.OVERLONG:
-                rejected: Fault | None = self._stream_fault(state, request, transport, event)
+        # The line's own verdict (form, rules, or over the cap), worked out once.
+        reading: tuple[Any, Fault | None] | None = None
+        if event is not None and event.kind == LineKind.LINE:
+            reading = self._read(state, request, reply)
+        elif event is not None and event.kind == LineKind.OVERLONG:
+            reading = (None, self._stream_fault(state, request, transport, event))
+        rejected = reading[1] if reading is not None else None
+        in_time = elapsed_ms <= wait.allowance_ms
+        if rejected is not None and fault is None and in_time and self.protocol.retries_rejected(state):
+            if event is not None and event.kind == LineKind.OVERLONG:
                 transport.skip_line()
-            else:
-                action, rejected = self._read(state, request, reply)
-            if rejected is not None:
-                move.fault = rejected.reason_code
-                self._send(transport, self.protocol.rejection(state, request, rejected))
-                return _RETRY
+            move.fault = rejected.reason_code
+            self._send(transport, self.protocol.rejection(state, request, rejected))
+            return _RETRY
         self.time_used_ms[seat] += elapsed_ms
         fault = fault or state.charge_time(request, elapsed_ms)
-        if fault is None and (event is None or event.kind != LineKind.LINE):
+        if fault is None and reading is None:
             fault = self._stream_fault(state, request, transport, event)
-            if event is not None and event.kind == LineKind.OVERLONG:
-                self._send(transport, self.protocol.rejection(state, request, fault))
         if fault is not None and event is None and fault.termination == Termination.TIMEOUT:
             fault = dataclasses.replace(fault, detail=fault.detail + _silence(transport))
         action = None
         if fault is None:
-            action, fault = self._read(state, request, reply)
+            assert reading is not None
+            action, fault = reading
             if fault is not None:
                 self._send(transport, self.protocol.rejection(state, request, fault))
         if fault is not None:
@@ -328,10 +326,8 @@ def _silence(transport: Transport) -> str:
     """What a timed-out bot did print, when that explains the timeout ("" when it does not)."""
     if transport.buffer:
         return f"; it sent {_shorten(bytes(transport.buffer).decode('latin-1'))} without a newline"
-    if transport.bytes_read == 0 and isinstance(transport, TcpBotProcess):
-        return "; it has sent nothing on its connection: does it flush what it writes to the socket?"
     if transport.bytes_read == 0:
-        return "; it has printed nothing at all: is its stdout flushed after each line?"
+        return f"; {transport.silence_hint()}"
     return ""
 
 

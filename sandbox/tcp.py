@@ -13,12 +13,13 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sandbox.jail import Sandbox
 from sandbox.process import BotProcess
+from sandbox.relay import HOST
 
 RELAY = Path(__file__).with_name("relay.py")
-HOST = "127.0.0.1"
 
 
 def relay_command(port: int) -> list[str]:
@@ -44,7 +45,7 @@ class TcpBotProcess(BotProcess):
         port: int,
         connect_timeout_s: float,
         sandbox: Sandbox | None = None,
-        **options: object,
+        **options: Any,
     ) -> None:
         shared_network = sandbox is None or not sandbox.own_network
         if shared_network and any("{port}" in arg for arg in argv):
@@ -55,7 +56,7 @@ class TcpBotProcess(BotProcess):
         self.state = "starting"
         self.failure = ""
         self._header = bytearray()
-        super().__init__(argv, sandbox=sandbox, helper=relay_command(port), **options)  # type: ignore[arg-type]
+        super().__init__(argv, sandbox=sandbox, helper=relay_command(port), **options)
 
     def connecting(self) -> bool:
         """Whether the client has not connected yet (and has not failed to)."""
@@ -97,3 +98,6 @@ class TcpBotProcess(BotProcess):
 
     def describe_exit(self) -> str:
         return "closed its TCP connection" if self.connected() else super().describe_exit()
+
+    def silence_hint(self) -> str:
+        return "it has sent nothing on its connection: does it flush what it writes to the socket?"

@@ -84,6 +84,10 @@ class Transport(ABC):
         """Why a TCP client never connected, as a phrase after "its TCP client"."""
         return ""
 
+    def silence_hint(self) -> str:
+        """What to check when a bot that timed out has sent nothing at all."""
+        return "it has printed nothing at all: is its stdout flushed after each line?"
+
     def describe_exit(self) -> str:
         """A phrase about how the bot ended, for details ("exited with status 1")."""
         return "closed its output"
