@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.attack2048 import Attack2048
 from engine.core import Game
+from engine.fish import Fish
 from engine.geister import Geister
+from engine.nimmt import Nimmt
 from engine.pk2048 import PK2048
 from engine.versus2048 import Versus2048
 
@@ -13,6 +15,8 @@ GAMES: dict[str, type[Game]] = {
     Versus2048.name: Versus2048,
     PK2048.name: PK2048,
     Geister.name: Geister,
+    Nimmt.name: Nimmt,
+    Fish.name: Fish,
 }
 
 

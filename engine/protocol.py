@@ -43,6 +43,10 @@ class RefereeProtocol(ABC):
     """The referee side of one game's protocol."""
 
     line_rules: LineRules = LineRules()
+    kills_offenders: bool = False
+    """Whether a bot that faults is killed at once, with no farewell and no grace to exit (the rules
+    of games that play on with a fallback seat: nimmt and fish, section 7.2), rather than stopped
+    with the others when its processes are no longer needed."""
 
     def greeting(self, state: State, key: ProcessKey) -> bytes:
         """Bytes sent once when a process starts, before any request (setup lines)."""

@@ -78,7 +78,8 @@ def bootstrap(
     """Strengths with 95% intervals, and for ranked neighbours the share of resamples keeping their order.
 
     Each pair's games are resampled with replacement (a multinomial draw of its wins, draws and
-    losses), so the cost does not grow with the number of games.
+    losses), so the cost does not grow with the number of games. Games of more than two seats
+    are resampled whole instead: a table's pairwise results are not independent of each other.
 
     Args:
         bots: Every bot.
@@ -93,14 +94,10 @@ def bootstrap(
     point = fit(counts)
     order = sorted(range(len(bots)), key=lambda k: (-point[k], bots[k]))
     rng = np.random.default_rng(seed)
-    resampled = np.zeros((samples, *counts.shape), dtype=np.int64)
-    for a in range(len(bots)):
-        for b in range(a + 1, len(bots)):
-            total = int(counts[a, b].sum())
-            if total:
-                draws = rng.multinomial(total, counts[a, b] / total, size=samples)
-                resampled[:, a, b] = draws
-                resampled[:, b, a] = draws[:, ::-1]
+    if any(len(record["spec"]["seats"]) > 2 for record in records):
+        resampled = _resample_games(bots, records, samples, rng)
+    else:
+        resampled = _resample_pairs(counts, samples, rng)
     elo = fit(resampled, iterations=100)
     strengths = []
     for k in order:
@@ -111,3 +108,39 @@ def bootstrap(
         for higher, lower in zip(order, order[1:], strict=False)
     }
     return strengths, shares
+
+
+def _resample_pairs(counts: np.ndarray, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """Count tables of ``samples`` resamples, each pair's games drawn apart (two-seat games)."""
+    resampled = np.zeros((samples, *counts.shape), dtype=np.int64)
+    for a in range(counts.shape[0]):
+        for b in range(a + 1, counts.shape[0]):
+            total = int(counts[a, b].sum())
+            if total:
+                draws = rng.multinomial(total, counts[a, b] / total, size=samples)
+                resampled[:, a, b] = draws
+                resampled[:, b, a] = draws[:, ::-1]
+    return resampled
+
+
+def _resample_games(
+    bots: Sequence[str], records: Sequence[dict[str, Any]], samples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Count tables of ``samples`` resamples of whole games (each game keeps all its pairwise results)."""
+    index = {name: k for k, name in enumerate(bots)}
+    cells, games = [], []
+    size = len(bots)
+    for number, record in enumerate(records):
+        seats, ranks = record["spec"]["seats"], record["result"]["ranks"]
+        for i in range(len(seats)):
+            for j in range(i + 1, len(seats)):
+                a, b = index[seats[i]], index[seats[j]]
+                outcome = 0 if ranks[i] < ranks[j] else 1 if ranks[i] == ranks[j] else 2
+                cells += [(a * size + b) * 3 + outcome, (b * size + a) * 3 + 2 - outcome]
+                games += [number, number]
+    flat, owner = np.array(cells, dtype=np.int64), np.array(games, dtype=np.int64)
+    resampled = np.zeros((samples, size * size * 3), dtype=np.int64)
+    for sample in range(samples):
+        weights = rng.multinomial(len(records), np.full(len(records), 1 / len(records))) if records else []
+        resampled[sample] = np.bincount(flat, weights=np.asarray(weights)[owner], minlength=size * size * 3)
+    return resampled.reshape(samples, size, size, 3)

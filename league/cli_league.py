@@ -18,6 +18,7 @@ from engine import GAMES
 from engine.core import plural
 from league.cli_args import UsageError, parse_assignment, validated
 from league.config import ConfigError, League, load_league
+from league.schedule import GameSpec, balance
 from league.store import StoreBusy
 from sandbox.jail import Sandbox, SandboxError
 
@@ -54,18 +55,31 @@ def load(args: argparse.Namespace, create_output: bool) -> League:
     return league
 
 
-def describe(league: League, games: int) -> str:
-    """What a league will do, for people."""
+def describe(league: League, specs: list[GameSpec]) -> str:
+    """What a league will do, for people: its games, variants, bots and, for tables, their balance."""
     config = league.config
+    if config.format == "tables":
+        sizes = config.players_per_table or []
+        tables = (
+            f"{plural(config.tables, 'table')} of {sizes[0]} players"
+            if len(sizes) == 1
+            else f"{config.tables} tables of each size ({' and '.join(map(str, sizes))} players)"
+        )
+        per = f"{tables}, each played once per seat rotation and variant"
+    else:
+        per = f"{config.games_per_pair} per pair and variant"
     lines = [
-        f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {games} games"
-        f" ({config.games_per_pair} per pair and variant), seed {config.seed}",
+        f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {len(specs)} games ({per}),"
+        f" seed {config.seed}",
         "  variants: " + "; ".join(f"{name} {game.variant()}" for name, game in league.games.items()),
         "  bots:",
     ]
     lines += [f"    {name}: {spec.describe()}" for name, spec in league.bots.items()]
     if config.format == "gauntlet":
         lines.append(f"  candidates: {', '.join(config.candidates)}")
+    if config.format == "tables":
+        lines.append("  balance (per variant):")
+        lines += [f"    {line}" for line in balance(specs, list(league.bots)).lines()]
     lines.append(f"  concurrency {config.concurrency}, sandbox {config.sandbox.mode.value}, output {league.output}")
     return "\n".join(lines)
 
@@ -98,7 +112,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     league = load(args, create_output=False)
     specs = schedule(league)
-    print(describe(league, len(specs)))
+    print(describe(league, specs))
     if not args.no_estimate:
         seconds = estimate_seconds(league)
         workers = league.config.concurrency
@@ -116,7 +130,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from league.runner import run_league, schedule
 
     league = load(args, create_output=True)
-    print(describe(league, len(schedule(league))), file=sys.stderr)
+    print(describe(league, schedule(league)), file=sys.stderr)
     columns = [
         TextColumn("[bold]{task.description}"),
         BarColumn(),

@@ -155,7 +155,13 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
             f"  time {record.time_used_ms[seat]} ms  ({spec.describe()})"
         )
     winner = result.winner
-    verdict = "draw" if winner is None else f"seat {winner} ({specs[winner].name}) wins"
+    firsts = [seat for seat, rank in enumerate(result.ranks) if rank == 1]
+    if winner is not None:
+        verdict = f"seat {winner} ({specs[winner].name}) wins"
+    elif len(specs) == 2 or len(firsts) == len(specs):
+        verdict = "draw"
+    else:
+        verdict = f"seats {', '.join(map(str, firsts[:-1]))} and {firsts[-1]} share first place"
     how = result.termination.value
     if result.reason_code and result.reason_code.upper() != how:
         how += f" ({result.reason_code})"

@@ -82,8 +82,10 @@ class LeagueConfig(_Strict):
     game: str
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
-    format: Literal["round_robin", "gauntlet"] = "round_robin"
+    format: Literal["round_robin", "gauntlet", "tables"] = "round_robin"
     games_per_pair: int = Field(2, ge=1)
+    players_per_table: list[int] | None = None
+    tables: int = Field(10, ge=1)
     candidates: list[str] = Field(default_factory=list)
     seed: int = Field(0, ge=0, lt=2**63)
     concurrency: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
@@ -101,6 +103,16 @@ class LeagueConfig(_Strict):
         if not isinstance(value, dict):
             raise ValueError("give auto, strict or none, or {mode: ..., read_only: [paths]}")
         return value
+
+    @field_validator("players_per_table", mode="before")
+    @classmethod
+    def _one_size_or_several(cls, value: Any) -> Any:
+        sizes = [value] if not isinstance(value, list) else value
+        if not sizes or not all(isinstance(size, int) and not isinstance(size, bool) for size in sizes):
+            raise ValueError("give a table size (players_per_table: 4) or a list of sizes ([3, 4])")
+        if len(set(sizes)) != len(sizes):
+            raise ValueError(f"a size is given twice in {sizes}")
+        return sizes
 
     @field_validator("name")
     @classmethod
@@ -134,9 +146,31 @@ class LeagueConfig(_Strict):
                 raise ValueError("candidates: a gauntlet needs bots outside the candidates (the field)")
         elif self.candidates:
             raise ValueError("candidates: only a gauntlet has candidates")
+        self._check_tables(names)
         if not self.variants:
             raise ValueError("variants: give at least one variant (or leave the key out)")
         return self
+
+    def _check_tables(self, names: list[str]) -> None:
+        """Table sizes the game allows and the league can fill; pair keys only for pairs, and back."""
+        game = GAMES[self.game]
+        allowed = f"{game.min_seats}" + (f" to {game.max_seats}" if game.max_seats > game.min_seats else "")
+        if self.format != "tables":
+            for key in ("players_per_table", "tables"):
+                if key in self.model_fields_set:
+                    raise ValueError(f"{key}: only format: tables seats bots at tables (this league is {self.format})")
+            if game.min_seats > 2:
+                raise ValueError(f"format: {game.name} is played by {allowed} players; use format: tables")
+            return
+        if "games_per_pair" in self.model_fields_set:
+            raise ValueError("games_per_pair: tables have no pairs; say how many tables to draw with tables: N")
+        if self.players_per_table is None:
+            raise ValueError(f"players_per_table: format tables needs a size ({game.name}: {allowed} players)")
+        for size in self.players_per_table:
+            if not game.min_seats <= size <= game.max_seats:
+                raise ValueError(f"players_per_table: {game.name} is played by {allowed} players, not {size}")
+            if size > len(names):
+                raise ValueError(f"players_per_table: a table of {size} needs at least {size} bots, not {len(names)}")
 
 
 class League:
@@ -266,6 +300,8 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         message = problem["msg"].removeprefix("Value error, ")
         if problem["type"] == "extra_forbidden":
             message = f"unknown key; keys here: {', '.join(_keys_at(problem['loc']))}"
+        if not problem["loc"] and re.match(r"[a-z_]+(\[\d+\])?: ", message):
+            raise ConfigError(f"{path}: {message}") from None  # a rule between keys names its key itself
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
     game_class = GAMES[config.game]
     games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 import trueskill
@@ -30,6 +31,8 @@ class BotStanding:
         faults: Games it lost by a fault of its own (timeout, crash, bad output, illegal move).
         score_sum: Sum of its game scores (an exact integer).
         first_seat_wins: Wins from seat 0.
+        points: Points by rank (``rank_points``): win 1, draw 1/2, loss 0 between two seats.
+        rank_sum: Sum of its ranks (1 is first).
     """
 
     name: str
@@ -40,16 +43,44 @@ class BotStanding:
     faults: int = 0
     score_sum: int = 0
     first_seat_wins: int = 0
-
-    @property
-    def points(self) -> float:
-        """Win 1, draw 1/2."""
-        return self.wins + self.draws / 2
+    points: float = 0.0
+    rank_sum: int = 0
 
     @property
     def win_rate(self) -> float:
         """Points per game."""
         return self.points / self.games if self.games else 0.0
+
+    @property
+    def mean_rank(self) -> float:
+        """The mean of its ranks (1 is first)."""
+        return self.rank_sum / self.games if self.games else 0.0
+
+    @property
+    def mean_score(self) -> str:
+        """The mean of its game scores to two decimals, computed exactly (scores can pass 2**53)."""
+        if not self.games:
+            return "0.00"
+        return str((Decimal(self.score_sum) / self.games).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
+
+
+def rank_points(ranks: list[int], seat: int) -> float:
+    """A seat's points for its rank: 1 for first, 0 for last, linear between.
+
+    Seats that tie share the places they span: ranks ``1 1`` of two seats are places 1 and 2, so
+    each gets 1/2 (a draw); ranks ``1 2 2 4`` give 1, 1/2, 1/2, 0. The points of a game always
+    add up to half its seats.
+
+    Args:
+        ranks: Every seat's rank in the game (1 is best; equal ranks are ties).
+        seat: The seat whose points are wanted.
+    """
+    seats = len(ranks)
+    if seats < 2:
+        return 1.0
+    tied = ranks.count(ranks[seat])
+    place = ranks[seat] + (tied - 1) / 2
+    return (seats - place) / (seats - 1)
 
 
 @dataclass
@@ -179,6 +210,8 @@ def _tally(table: LeagueTable, seats: list[str], result: dict[str, Any]) -> None
         standing = table.standings[name]
         standing.games += 1
         standing.score_sum += int(result["scores"][seat])
+        standing.points += rank_points(ranks, seat)
+        standing.rank_sum += ranks[seat]
         if seat in result.get("offenders", []):
             standing.faults += 1
         if ranks[seat] == 1 and firsts == 1:

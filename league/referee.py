@@ -9,6 +9,7 @@ a bot: all pipes are non-blocking and every wait has a deadline.
 from __future__ import annotations
 
 import dataclasses
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -280,6 +281,8 @@ class Referee:
         if fault is not None:
             move.fault = fault.reason_code
             state.fault(fault)
+            if self.protocol.kills_offenders:
+                _kill_now(transport)
             return None
         self._send(transport, self.protocol.acceptance(state, request, action))
         return action
@@ -322,6 +325,13 @@ class Referee:
         return Fault(seat, termination, self.protocol.fault_code(state, request, termination), detail)
 
 
+def _kill_now(transport: Transport) -> None:
+    """Kill a bot program at once (its stdin closed, its whole group SIGKILLed); its stop reaps it."""
+    if isinstance(transport, BotProcess):
+        transport.begin_stop()  # notes every process of the bot first, jailed ones included
+        transport.kill_group(signal.SIGKILL)
+
+
 def _silence(transport: Transport) -> str:
     """What a timed-out bot did print, when that explains the timeout ("" when it does not)."""
     if transport.buffer:
@@ -349,8 +359,6 @@ def stop_processes(processes: list[BotProcess], wait_s: float, term_grace_s: flo
         wait_s: How long they may take to exit by themselves.
         term_grace_s: How long after SIGTERM before SIGKILL.
     """
-    import signal
-
     for process in processes:
         process.begin_stop()
     deadline = time.monotonic() + wait_s

@@ -28,7 +28,7 @@ from league.store import ResultStore  # noqa: E402
 
 
 def standings_frame(table: LeagueTable, order: Sequence[str]) -> pd.DataFrame:
-    """One row per bot, best first: points, wins/draws/losses, faults, score sum, ratings."""
+    """One row per bot, best first: points by rank, mean rank, wins/draws/losses, faults, scores, ratings."""
     rows = []
     for place, name in enumerate(order, start=1):
         standing, rating = table.standings[name], table.ratings[name]
@@ -37,12 +37,14 @@ def standings_frame(table: LeagueTable, order: Sequence[str]) -> pd.DataFrame:
                 "place": place,
                 "bot": name,
                 "games": standing.games,
-                "points": standing.points,
+                "points": round(standing.points, 3),
+                "mean_rank": round(standing.mean_rank, 3),
                 "wins": standing.wins,
                 "draws": standing.draws,
                 "losses": standing.losses,
                 "faults": standing.faults,
                 "score_sum": str(standing.score_sum),
+                "mean_score": standing.mean_score,
                 "mu": round(rating.mu, 3),
                 "sigma": round(rating.sigma, 3),
                 "conservative": round(rating.conservative, 3),
@@ -177,6 +179,7 @@ class ReportData:
         strength: Bradley-Terry Elo with bootstrap intervals.
         verdicts: A sentence per pair of neighbours in the ranking: is the order real?
         charts: Chart file names.
+        method: How the standings and the strengths were computed, a sentence each.
     """
 
     name: str
@@ -188,9 +191,34 @@ class ReportData:
     strength: pd.DataFrame
     verdicts: list[str]
     charts: list[str]
+    method: list[str]
 
 
 CONFIDENT = 0.95
+
+
+def method_notes(records: list[dict[str, Any]]) -> list[str]:
+    """How the standings, ratings and strengths were computed, in sentences for the report."""
+    tables = any(len(record["spec"]["seats"]) > 2 for record in records)
+    notes = [
+        "Points by rank: 1 for first, 0 for last, linear between; seats that tie share the places they"
+        " span (between two seats: win 1, draw 1/2, loss 0). Wins are games ranked first alone, draws"
+        " first with others; mean_rank is the mean of the ranks the games gave (1 is first, faulted"
+        " seats rank last as each game's rules say); mean_score the mean of the game's own score.",
+        "TrueSkill (mu, sigma, conservative = mu - 3 sigma) is updated game by game in schedule order"
+        + (", with its multi-player update from every seat's rank (equal ranks are ties)." if tables else "."),
+    ]
+    if tables:
+        notes.append(
+            "Bradley-Terry treats a game of n seats as its n(n-1)/2 pairwise results (the better rank"
+            " wins, equal ranks draw); its intervals resample whole games, so results from one table"
+            " stay together."
+        )
+    else:
+        notes.append(
+            "Bradley-Terry fits every pair's wins, draws and losses; its intervals resample each pair's games."
+        )
+    return notes
 
 
 def strength_frame(bots: Sequence[str], records: list[dict[str, Any]]) -> tuple[pd.DataFrame, list[str]]:
@@ -269,6 +297,7 @@ def write_report(
         strength=strength,
         verdicts=verdicts,
         charts=list(charts),
+        method=method_notes(records),
     )
     written = []
     frames = (data.standings, data.ratings, data.by_variant, data.strength)
@@ -293,6 +322,8 @@ def _markdown(data: ReportData) -> str:
         "## Standings",
         "",
         data.standings.to_markdown(index=False),
+        "",
+        *(f"- {note}" for note in data.method),
         "",
         "![ratings](ratings.png)",
         "",
@@ -329,6 +360,7 @@ def _html(data: ReportData, folder: Path) -> str:
         "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}img{max-width:100%}</style></head><body>",
         f"<h1>{title}</h1><p>{len(data.records)} games scored.</p><h2>Standings</h2>",
         data.standings.to_html(index=False),
+        "<ul>" + "".join(f"<li>{html.escape(note)}</li>" for note in data.method) + "</ul>",
         *(image(chart) for chart in data.charts[:3]),
         "<h2>Is the ranking real?</h2><p>Bradley-Terry strengths (Elo scale), 95% bootstrap intervals:</p>",
         data.strength.to_html(index=False),

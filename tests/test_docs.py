@@ -19,6 +19,8 @@ HOW_TO_PLAY = {
     "pk2048": (["python3 bot.py", "greedy"], []),
     "attack2048": (["python3 bot.py attack::python3 bot.py defend", "greedy"], ["--set", "max_plies_per_half=300"]),
     "geister": (["python3 bot.py", "greedy"], []),
+    "nimmt": (["python3 bot.py", "random"], []),
+    "fish": (["python3 bot.py", "random"], []),
 }
 
 

@@ -85,5 +85,6 @@ class Fish(Game):
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:
-        """None yet: the built-in strategies come with the game's registration."""
-        return {}
+        from engine.fish.bots import BUILTIN_BOTS
+
+        return BUILTIN_BOTS

@@ -61,5 +61,6 @@ class Nimmt(Game):
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:
-        """None yet: the built-in strategies come in a later session."""
-        return {}
+        from engine.nimmt.bots import BUILTIN_BOTS
+
+        return BUILTIN_BOTS

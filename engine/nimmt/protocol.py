@@ -72,6 +72,7 @@ class NimmtReferee(RefereeProtocol):
     line_rules = LineRules(
         max_bytes=MAX_LINE, skip_blank=False, fragment_at_eof_is_line=False, broken_pipe_is_crash=True
     )
+    kills_offenders = True
 
     def __init__(self) -> None:
         self.sent: dict[int, int] = {}

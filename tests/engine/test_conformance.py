@@ -79,17 +79,28 @@ def small_variants(game_class):
     return {"versus2048": {"turns_per_player": 60}}.get(game_class.name, {})
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+SEAT_COUNTS = [
+    (name, seats) for name in sorted(GAMES) for seats in range(GAMES[name].min_seats, GAMES[name].max_seats + 1)
+]
+"""Every registered game with every number of seats it allows."""
+
+
+@pytest.mark.parametrize(("name", "seats"), SEAT_COUNTS)
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_playouts_end_and_sides_agree(name, seed):
+def test_random_playouts_end_and_sides_agree(name, seats, seed):
     game_class = GAMES[name]
     game = game_class(**small_variants(game_class))
-    history = playout(game, seed, game_class.min_seats)
-    final = type(game.new_state(seed)).from_json(history[-1])
+    history = playout(game, seed, seats)
+    final = type(game.new_state(seed, seats)).from_json(history[-1])
     assert final.is_over()
     result = final.result()
-    assert len(result.scores) == len(result.ranks) == game_class.min_seats
+    assert len(result.scores) == len(result.ranks) == seats
     assert min(result.ranks) == 1
+    assert sorted(result.ranks) == [1 + sorted(result.ranks).index(rank) for rank in sorted(result.ranks)]
+
+
+def test_every_seat_count_is_covered():
+    assert ("nimmt", 10) in SEAT_COUNTS and ("fish", 4) in SEAT_COUNTS and ("geister", 3) not in SEAT_COUNTS
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -10,10 +10,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from league.config import load_league
 from league.report import write_report
 from league.runner import run_league, schedule
 from tests.conftest import write_league
+from tests.league.test_tables import nimmt_league
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,14 +43,23 @@ def test_a_small_league_end_to_end_and_a_rerun_skips_everything(ray_local, tmp_p
     assert stored_ids(league.output) == ids
 
 
-def test_one_and_two_workers_give_identical_standings_and_ratings(ray_local, tmp_path):
+def pairs_league(folder: Path, workers: int) -> Path:
+    return write_league(folder, concurrency=workers, games_per_pair=4)
+
+
+def tables_league(folder: Path, workers: int) -> Path:
+    return nimmt_league(folder, concurrency=workers, tables=1)
+
+
+@pytest.mark.parametrize("make_league", [pairs_league, tables_league])
+def test_one_and_two_workers_give_identical_standings_and_ratings(ray_local, tmp_path, make_league):
     outputs = []
     for workers in (1, 2):
         folder = tmp_path / f"w{workers}"
         folder.mkdir()
-        league = load_league(write_league(folder, concurrency=workers, games_per_pair=4))
+        league = load_league(make_league(folder, workers))
         run_league(league)
-        write_report(league.output, "tiny", list(league.bots), list(league.games))
+        write_report(league.output, league.config.name, list(league.bots), list(league.games))
         outputs.append(league.output)
     for name in ("standings.csv", "ratings.csv", "variants.csv", "report.md"):
         assert (outputs[0] / name).read_text() == (outputs[1] / name).read_text(), name
