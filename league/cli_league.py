@@ -18,7 +18,7 @@ from engine import GAMES
 from engine.core import plural
 from league.cli_args import UsageError, parse_assignment, validated
 from league.config import ConfigError, League, load_league
-from league.schedule import GameSpec, balance
+from league.schedule import GameSpec, balance, even_tables
 from league.store import StoreBusy
 from sandbox.jail import Sandbox, SandboxError
 
@@ -63,7 +63,7 @@ def describe(league: League, specs: list[GameSpec]) -> str:
         tables = (
             f"{plural(config.tables, 'table')} of {sizes[0]} players"
             if len(sizes) == 1
-            else f"{config.tables} tables of each size ({' and '.join(map(str, sizes))} players)"
+            else f"{plural(config.tables, 'table')} of each size ({' and '.join(map(str, sizes))} players)"
         )
         per = f"{tables}, each played once per seat rotation and variant"
     else:
@@ -79,30 +79,34 @@ def describe(league: League, specs: list[GameSpec]) -> str:
         lines.append(f"  candidates: {', '.join(config.candidates)}")
     if config.format == "tables":
         lines.append("  balance (per variant):")
-        lines += [f"    {line}" for line in balance(specs, list(league.bots)).lines()]
+        spread = balance(specs, list(league.bots))
+        lines += [f"    {line}" for line in spread.lines()]
+        if len(set(spread.games.values())) > 1:
+            even = even_tables(len(league.bots), sizes, config.tables)
+            lines.append(f"    (uneven games: tables: {even} gives every bot the same games; compare points per game)")
     lines.append(f"  concurrency {config.concurrency}, sandbox {config.sandbox.mode.value}, output {league.output}")
     return "\n".join(lines)
 
 
-def estimate_seconds(league: League) -> float:
-    """Play a few scheduled games of each variant here (every bot at least once) and scale up."""
-    from league.runner import league_setup, schedule
+def estimate_seconds(league: League, specs: list[GameSpec]) -> float:
+    """Play a few of ``specs`` (the league's schedule) here, every bot at each table size and variant, and scale up."""
+    from league.runner import league_setup
     from league.worker import play_game
 
-    specs = schedule(league)
     setup = league_setup(league)
     total = 0.0
     for variant in league.games:
-        games = [spec for spec in specs if spec.variant == variant]
-        samples, covered = [], set()
-        for spec in games:
-            if not covered.issuperset(spec.seats):
-                samples.append(spec)
-                covered.update(spec.seats)
-        started = time.monotonic()
-        for sample in samples:
-            play_game(sample.to_json(), setup)
-        total += (time.monotonic() - started) / len(samples) * len(games)
+        for size in sorted({len(spec.seats) for spec in specs}):
+            games = [spec for spec in specs if spec.variant == variant and len(spec.seats) == size]
+            samples, covered = [], set()
+            for spec in games:
+                if not covered.issuperset(spec.seats):
+                    samples.append(spec)
+                    covered.update(spec.seats)
+            started = time.monotonic()
+            for sample in samples:
+                play_game(sample.to_json(), setup)
+            total += (time.monotonic() - started) / len(samples) * len(games)
     return total / league.config.concurrency
 
 
@@ -114,7 +118,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     specs = schedule(league)
     print(describe(league, specs))
     if not args.no_estimate:
-        seconds = estimate_seconds(league)
+        seconds = estimate_seconds(league, specs)
         workers = league.config.concurrency
         print(f"  estimated time: about {seconds:.0f} s with {plural(workers, 'worker')} (from a few sample games)")
     print("ok")
@@ -166,7 +170,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return EXIT_INTERRUPTED
     ids = [spec.game_id for spec in schedule(league)]
-    files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids)
+    label = GAMES[league.config.game].score_label
+    files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
     print(f"report: {files[-1]}")
     if summary.infra_errors:
@@ -188,7 +193,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
     manifest = read_manifest(folder)
     if manifest is not None:
-        files = write_report(folder, manifest["name"], manifest["bots"], manifest["variants"], manifest["game_ids"])
+        game = GAMES.get(manifest.get("game", ""))
+        label = game.score_label if game is not None else None
+        names = (manifest["name"], manifest["bots"], manifest["variants"])
+        files = write_report(folder, *names, manifest["game_ids"], label)
         print(f"report: {files[-1]}")
         return 0
     records = ResultStore(folder / "games.jsonl").records()

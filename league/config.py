@@ -19,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine import GAMES
-from engine.core import Game
+from engine.core import Game, plural
 from league.players import (
     BotSpec,
     BotSpecError,
@@ -75,6 +75,10 @@ class SandboxConfig(_Strict):
     read_only: list[str] = Field(default_factory=list)
 
 
+MAX_TABLES = 100_000
+"""The most tables of one size a league may draw (each is played once per seat rotation and variant)."""
+
+
 class LeagueConfig(_Strict):
     """A whole league; see the README for every key."""
 
@@ -83,9 +87,9 @@ class LeagueConfig(_Strict):
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
     format: Literal["round_robin", "gauntlet", "tables"] = "round_robin"
-    games_per_pair: int = Field(2, ge=1)
+    games_per_pair: int = Field(2, ge=1, strict=True)
     players_per_table: list[int] | None = None
-    tables: int = Field(10, ge=1)
+    tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
     candidates: list[str] = Field(default_factory=list)
     seed: int = Field(0, ge=0, lt=2**63)
     concurrency: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
@@ -171,6 +175,13 @@ class LeagueConfig(_Strict):
                 raise ValueError(f"players_per_table: {game.name} is played by {allowed} players, not {size}")
             if size > len(names):
                 raise ValueError(f"players_per_table: a table of {size} needs at least {size} bots, not {len(names)}")
+        seats = self.tables * sum(self.players_per_table)
+        if seats < len(names):
+            enough = -(-len(names) // sum(self.players_per_table))
+            raise ValueError(
+                f"tables: {plural(self.tables, 'table')} of each size seat {seats} of the {len(names)} bots;"
+                f" give tables: {enough} or more so that every bot plays"
+            )
 
 
 class League:
@@ -181,6 +192,7 @@ class League:
         path: The file.
         games: Per variant name, the game with that variant's parameters.
         bots: Per bot name, how to start it (paths resolved against the file's folder).
+        scheduled: The league's games once ``league.runner.schedule`` has drawn them (drawn once).
     """
 
     def __init__(self, config: LeagueConfig, path: Path, games: dict[str, Game], bots: dict[str, BotSpec]) -> None:
@@ -188,6 +200,7 @@ class League:
         self.path = path
         self.games = games
         self.bots = bots
+        self.scheduled: list[Any] | None = None
 
     @property
     def output(self) -> Path:

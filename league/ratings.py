@@ -7,6 +7,7 @@ in INFRA_ERROR are ours, not the bots': they are never scored.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -47,8 +48,8 @@ class BotStanding:
     rank_sum: int = 0
 
     @property
-    def win_rate(self) -> float:
-        """Points per game."""
+    def points_per_game(self) -> float:
+        """Points per game (0 to 1; 1/2 is par at any table size)."""
         return self.points / self.games if self.games else 0.0
 
     @property
@@ -78,8 +79,8 @@ def rank_points(ranks: list[int], seat: int) -> float:
     seats = len(ranks)
     if seats < 2:
         return 1.0
-    tied = ranks.count(ranks[seat])
-    place = ranks[seat] + (tied - 1) / 2
+    mine = ranks[seat]
+    place = 1 + sum(rank < mine for rank in ranks) + (ranks.count(mine) - 1) / 2  # dense ranks (1 1 2) too
     return (seats - place) / (seats - 1)
 
 
@@ -129,11 +130,20 @@ def scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def draw_probability(records: list[dict[str, Any]]) -> float:
-    """The league's share of drawn games, kept inside TrueSkill's working range."""
-    if not records:
+    """How often neighbours in a game's order tie (the share of drawn games between two seats).
+
+    TrueSkill's draw probability is the chance that two players next to each other in a game's
+    order share their rank, so every neighbouring pair of a table counts. Kept inside
+    TrueSkill's working range.
+    """
+    neighbours = ties = 0
+    for record in records:
+        ranks = sorted(record["result"]["ranks"])
+        neighbours += len(ranks) - 1
+        ties += sum(1 for higher, lower in itertools.pairwise(ranks) if higher == lower)
+    if not neighbours:
         return 0.1
-    draws = sum(1 for r in records if r["result"]["ranks"].count(1) > 1)
-    return min(0.5, max(0.001, draws / len(records)))
+    return min(0.5, max(0.001, ties / neighbours))
 
 
 def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_history: bool = True) -> LeagueTable:

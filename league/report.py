@@ -23,12 +23,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from league.analysis import bootstrap  # noqa: E402
-from league.ratings import LeagueTable, league_table, ranking, scored  # noqa: E402
+from league.ratings import LeagueTable, league_table, rank_points, ranking, scored  # noqa: E402
 from league.store import ResultStore  # noqa: E402
 
 
 def standings_frame(table: LeagueTable, order: Sequence[str]) -> pd.DataFrame:
-    """One row per bot, best first: points by rank, mean rank, wins/draws/losses, faults, scores, ratings."""
+    """One row per bot, best first: points by rank and per game, mean rank, wins/draws/losses, faults, ratings."""
     rows = []
     for place, name in enumerate(order, start=1):
         standing, rating = table.standings[name], table.ratings[name]
@@ -38,6 +38,7 @@ def standings_frame(table: LeagueTable, order: Sequence[str]) -> pd.DataFrame:
                 "bot": name,
                 "games": standing.games,
                 "points": round(standing.points, 3),
+                "points_per_game": round(standing.points_per_game, 3),
                 "mean_rank": round(standing.mean_rank, 3),
                 "wins": standing.wins,
                 "draws": standing.draws,
@@ -73,7 +74,12 @@ def ratings_frame(tables: dict[str, LeagueTable], order: Sequence[str]) -> pd.Da
 
 
 def variant_frame(records: list[dict[str, Any]], variants: Sequence[str]) -> pd.DataFrame:
-    """Variants side by side: scores, game length, first-seat advantage, draws, faults, distinct games."""
+    """Variants side by side: scores, game length, first-seat advantage, draws, faults, distinct games.
+
+    ``first_seat_win_rate`` is seat 0's share of the games with one winner; ``first_seat_points``
+    its mean points by rank (1/2 is no advantage, whatever the table size); ``draw_rate`` the
+    share of games whose first place is shared.
+    """
     rows = []
     for variant in variants:
         games = [r for r in records if r["spec"]["variant"] == variant]
@@ -90,6 +96,9 @@ def variant_frame(records: list[dict[str, Any]], variants: Sequence[str]) -> pd.
                 "score_sd": round(pd.Series(scores, dtype="float64").std(ddof=0), 2) if scores else 0.0,
                 "mean_plies": round(sum(plies) / len(plies), 2) if plies else 0.0,
                 "first_seat_win_rate": round(seat0 / len(decided), 3) if decided else 0.0,
+                "first_seat_points": round(sum(rank_points(r["result"]["ranks"], 0) for r in games) / len(games), 3)
+                if games
+                else 0.0,
                 "draw_rate": round(1 - len(decided) / len(games), 3) if games else 0.0,
                 "faults": sum(1 for r in games if r["result"]["offenders"]),
             }
@@ -197,22 +206,27 @@ class ReportData:
 CONFIDENT = 0.95
 
 
-def method_notes(records: list[dict[str, Any]]) -> list[str]:
+def method_notes(records: list[dict[str, Any]], score_label: str | None = None) -> list[str]:
     """How the standings, ratings and strengths were computed, in sentences for the report."""
     tables = any(len(record["spec"]["seats"]) > 2 for record in records)
+    scores = f"the game's own score ({score_label})" if score_label else "the game's own score"
     notes = [
+        "place is the order by conservative TrueSkill (below), which weighs whom each game was won"
+        " against; points, mean_rank and the Bradley-Terry strengths may order close bots otherwise.",
         "Points by rank: 1 for first, 0 for last, linear between; seats that tie share the places they"
-        " span (between two seats: win 1, draw 1/2, loss 0). Wins are games ranked first alone, draws"
-        " first with others; mean_rank is the mean of the ranks the games gave (1 is first, faulted"
-        " seats rank last as each game's rules say); mean_score the mean of the game's own score.",
+        " span (between two seats: win 1, draw 1/2, loss 0); points_per_game is 1/2 for an average"
+        " bot at any table size. Wins are games ranked first alone, draws first with others, losses"
+        " every other game" + (" (at a table, any place below first)" if tables else "") + "; mean_rank is"
+        " the mean of the ranks the games gave (1 is first, faulted seats rank last as each game's"
+        f" rules say); score_sum and mean_score are {scores}.",
         "TrueSkill (mu, sigma, conservative = mu - 3 sigma) is updated game by game in schedule order"
         + (", with its multi-player update from every seat's rank (equal ranks are ties)." if tables else "."),
     ]
     if tables:
         notes.append(
             "Bradley-Terry treats a game of n seats as its n(n-1)/2 pairwise results (the better rank"
-            " wins, equal ranks draw); its intervals resample whole games, so results from one table"
-            " stay together."
+            " wins, equal ranks draw); its intervals resample whole tables (every rotation and variant"
+            " of a table together), since results from one table are not independent."
         )
     else:
         notes.append(
@@ -230,7 +244,8 @@ def strength_frame(bots: Sequence[str], records: list[dict[str, Any]]) -> tuple[
             for s in strengths
         ]
     )
-    verdicts = []
+    rated = {strength.name for strength in strengths}
+    verdicts = [f"{name}: no scored games yet, so no strength." for name in bots if name not in rated]
     for (higher, lower), share in shares.items():
         settled = "the games support this order" if share >= CONFIDENT else "not settled: play more games"
         verdicts.append(f"{higher} above {lower} in {share:.0%} of resamples: {settled}.")
@@ -259,6 +274,7 @@ def write_report(
     bots: Sequence[str],
     variants: Sequence[str],
     game_ids: Iterable[str] | None = None,
+    score_label: str | None = None,
 ) -> list[Path]:
     """Write the report of the games stored in ``folder/games.jsonl``; returns the files written.
 
@@ -269,6 +285,8 @@ def write_report(
         variants: Every variant.
         game_ids: The games of the league as configured now (default: every stored game); games
             stored under an older config are left out.
+        score_label: What the game's scores are (``Game.score_label``, e.g. "bullheads (lower is
+            better)"), said in the report; None when unknown.
     """
     records = scored(ResultStore(folder / "games.jsonl").records())
     if game_ids is not None:
@@ -297,7 +315,7 @@ def write_report(
         strength=strength,
         verdicts=verdicts,
         charts=list(charts),
-        method=method_notes(records),
+        method=method_notes(records, score_label),
     )
     written = []
     frames = (data.standings, data.ratings, data.by_variant, data.strength)

@@ -73,7 +73,16 @@ def _digest(data: Any) -> str:
 
 
 def schedule(league: League) -> list[GameSpec]:
-    """The league's games in schedule order (ids change when what the names stand for changes)."""
+    """The league's games in schedule order (ids change when what the names stand for changes).
+
+    Drawn once per ``League`` and kept on it (a large table league takes a moment to draw).
+    """
+    if league.scheduled is None:
+        league.scheduled = _draw_schedule(league)
+    return league.scheduled
+
+
+def _draw_schedule(league: League) -> list[GameSpec]:
     config = league.config
     names = [bot.name for bot in config.bots]
     variants = list(config.variants)
@@ -157,6 +166,7 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
     """Record which games make up the league now, so the report ignores games of older configs."""
     manifest = {
         "name": league.config.name,
+        "game": league.config.game,
         "bots": list(league.bots),
         "variants": list(league.games),
         "game_ids": [spec.game_id for spec in specs],

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
+
+import numpy as np
 
 from engine.core import derive_seed
 
@@ -30,8 +33,10 @@ class GameSpec:
         league: The league's name.
         variant: The variant's name.
         seats: Bot names, seat 0 first.
-        seed: The match seed (below 2**63), shared by the seat-swapped twin and by every variant.
-        round: Which repetition of the pairing this is (0-based pair of games).
+        seed: The match seed (below 2**63), shared by the seat-swapped twin (a table's rotations)
+            and by every variant.
+        round: Which repetition of the pairing this is (0-based pair of games); for tables, the
+            table's number in the schedule.
     """
 
     game_id: str
@@ -98,10 +103,17 @@ def _add_variants(
     round_: int,
     seats: Sequence[str],
     match_seed: int,
+    kind: str = "",
 ) -> None:
-    """Append one game per variant of ``group`` seated as ``seats`` on ``match_seed`` (in place)."""
+    """Append one game per variant of ``group`` seated as ``seats`` on ``match_seed`` (in place).
+
+    ``kind`` tells formats apart in the ids ("table" for tables; pairs add nothing), so that a
+    table of two is never taken for a pair's game of the same number stored by another format.
+    """
     for variant in variants:
-        content = "|".join([str(seed), *(fingerprints.get(name, "") for name in (variant, *group))])
+        content = "|".join(
+            [str(seed), *([kind] if kind else []), *(fingerprints.get(name, "") for name in (variant, *group))]
+        )
         games.append(
             GameSpec(
                 game_id=game_id(league, variant, group, round_, seats, content),
@@ -162,12 +174,14 @@ def tables(
 ) -> list[GameSpec]:
     """Bots sit at tables of ``sizes`` players; each table plays one game per rotation of its seats.
 
-    For each size, ``tables_per_size`` tables are drawn: each seats the bots that have sat at the
-    fewest tables so far, preferring those that have met the chosen ones least (seeded tie-breaks),
-    so every bot plays about equally often and every pair meets about equally often. A table of
-    ``n`` bots is played ``n`` times on one seed with its seats rotated, so each of its bots sits
-    in every seat, and gets every hand of a dealt game, once: the table counterpart of a pair's
-    seat-swapped games. Every variant is played on the same tables and seeds.
+    ``tables_per_size`` tables are drawn of each size, the sizes taking turns, one table at a time
+    (see ``_draw_tables``): every bot sits at about as many tables of each size as every other,
+    in the whole schedule and in any stretch of it that has been played, and pairs meet about
+    equally often. A table of ``n`` bots is played ``n`` times on one seed with its seats
+    rotated, so each of its bots sits in every seat, and gets every hand of a dealt game, once:
+    the table counterpart of a pair's seat-swapped games. Every variant is played on the same
+    tables and seeds. Raising ``tables_per_size`` keeps every table drawn before, so stored
+    games stay valid, as raising ``games_per_pair`` does for pairs.
 
     Args:
         league: The league's name (part of every game id).
@@ -179,74 +193,104 @@ def tables(
         fingerprints: Per bot and variant name, a digest of what it stands for (part of the ids).
     """
     prints = fingerprints or {}
-    chosen = _draw_tables(bots, sizes, tables_per_size, seed)
     games: list[GameSpec] = []
-    for number, table in enumerate(chosen):
+    for number, table in enumerate(_draw_tables(bots, sizes, tables_per_size, seed)):
         table_seed = derive_seed(seed, "table", number, ",".join(sorted(table)))
         for rotation in range(len(table)):
             seats = table[rotation:] + table[:rotation]
-            _add_variants(games, league, seed, variants, prints, table, number, seats, table_seed)
+            _add_variants(games, league, seed, variants, prints, table, number, seats, table_seed, "table")
     return games
 
 
-SWAPS_PER_TABLE = 200
-"""Seeded swap proposals per table that improve how evenly pairs meet (see ``_draw_tables``)."""
+WEIGHT_POWER = 2
+"""Pairs are kept apart by the square of how often they met: a pair that met often weighs more than two
+that met half as often, which keeps the most frequent meetings down (see ``_draw_tables``)."""
 
 
 def _draw_tables(bots: Sequence[str], sizes: Sequence[int], count: int, seed: int) -> list[tuple[str, ...]]:
-    """The tables, in play order: for each size, ``count`` groups of bots in their first seat order.
+    """The tables in play order, ``count`` of each size, the sizes taking turns, each in first seat order.
 
-    Two steps, both seeded: each table seats the bots that have sat at the fewest tables so far,
-    preferring those that have met the chosen ones least; then bots are swapped between two
-    tables of one size (which keeps every bot's table count) whenever that leaves the pairs'
-    meetings no less even (by the sum of squared meetings).
+    Tables are drawn in blocks of ``ceil(len(bots) / size)`` tables of one size, in which each bot
+    sits about once; blocks are drawn in the order of their first table (the sizes taking turns),
+    each from the blocks before it and a random generator of its own (the league seed, the size
+    and the block's number), and never changed afterwards: a longer schedule starts with the same
+    tables, and every stretch of whole blocks is balanced. A table takes the bots that have sat at
+    the fewest tables of its size (so any part of a block is balanced too), preferring among them
+    those that have met its bots least; then, while one helps, the best swap of two bots between
+    tables of the block (seats whose bots had sat equally often) is made, each pair weighing the
+    square of its meetings so far (``WEIGHT_POWER``). Seat orders are random.
     """
-    rng = random.Random(derive_seed(seed, "tables"))
-    sat = dict.fromkeys(bots, 0)
-    met = {frozenset(pair): 0 for pair in itertools.combinations(bots, 2)}
-    drawn: list[list[str]] = []
-    for size in sizes:
-        for _ in range(count):
-            table: list[str] = []
-            while len(table) < size:
-                free = [name for name in bots if name not in table]
-                tie_break = {name: rng.random() for name in free}
-                table.append(
-                    min(free, key=lambda n: (sat[n], sum(met[frozenset((n, o))] for o in table), tie_break[n]))
-                )
-            for name in table:
-                sat[name] += 1
-            for pair in itertools.combinations(table, 2):
-                met[frozenset(pair)] += size  # games played together: one per seat rotation
-            drawn.append(table)
-    _even_out_meetings(drawn, met, rng)
-    for table in drawn:
-        rng.shuffle(table)
-    return [tuple(table) for table in drawn]
+    per_block = [math.ceil(len(bots) / size) for size in sizes]
+    blocks = sorted(
+        (number * per_block[k], k, number)
+        for k in range(len(sizes))
+        for number in range(math.ceil(count / per_block[k]))
+    )
+    sat = [np.zeros(len(bots), dtype=np.int64) for _ in sizes]
+    met = np.zeros((len(bots), len(bots)), dtype=np.int64)
+    drawn: list[list[list[int]]] = [[] for _ in sizes]
+    for _, k, number in blocks:
+        size = sizes[k]
+        rng = random.Random(derive_seed(seed, "tables", size, number))
+        for table in _draw_block(sat[k], met**WEIGHT_POWER, size, per_block[k], rng):
+            sat[k][table] += 1
+            for a, b in itertools.combinations(table, 2):
+                met[a, b] += size  # games played together: one per seat rotation
+                met[b, a] += size
+            rng.shuffle(table)
+            drawn[k].append(table)
+    return [tuple(bots[bot] for bot in drawn[k][number]) for number in range(count) for k in range(len(sizes))]
 
 
-def _even_out_meetings(drawn: list[list[str]], met: dict[frozenset[str], int], rng: random.Random) -> None:
-    """Swap bots between same-sized tables unless that raises the sum of squared meetings (in place)."""
-    for _ in range(SWAPS_PER_TABLE * len(drawn)):
-        one, other = rng.sample(range(len(drawn)), 2) if len(drawn) > 1 else (0, 0)
-        first, second = drawn[one], drawn[other]
-        if one == other or len(first) != len(second):
-            continue
-        a, b = rng.choice(first), rng.choice(second)
-        if a in second or b in first:
-            continue
-        size = len(first)  # meetings count games: a table is played once per seat rotation
-        stay_first = [name for name in first if name != a]
-        stay_second = [name for name in second if name != b]
-        changes: dict[frozenset[str], int] = {}
-        for leaving, joining, stay in ((a, b, stay_first), (b, a, stay_second)):
-            for other in stay:
-                changes[frozenset((leaving, other))] = changes.get(frozenset((leaving, other)), 0) - size
-                changes[frozenset((joining, other))] = changes.get(frozenset((joining, other)), 0) + size
-        if sum(2 * step * met[pair] + step * step for pair, step in changes.items()) <= 0:  # sideways too
-            for pair, step in changes.items():
-                met[pair] += step
-            first[first.index(a)], second[second.index(b)] = b, a
+def _draw_block(sat: np.ndarray, weight: np.ndarray, size: int, count: int, rng: random.Random) -> list[list[int]]:
+    """A block of ``count`` tables (see ``_draw_tables``), ``weight`` the cost of seating each pair together."""
+    seated = sat.copy()
+    tables: list[list[int]] = []
+    levels: list[int] = []  # per seat of the block, in table order: how often its bot had sat before
+    for _ in range(count):
+        order = list(range(len(sat)))
+        rng.shuffle(order)  # random among equals below
+        table: list[int] = []
+        while len(table) < size:
+            free = [bot for bot in order if bot not in table]
+            fewest = min(seated[bot] for bot in free)
+            candidates = (bot for bot in free if seated[bot] == fewest)
+            table.append(min(candidates, key=lambda bot: weight[bot, table].sum()))
+            levels.append(fewest)
+        seated[table] += 1
+        tables.append(table)
+    _improve_block(tables, np.array(levels), weight)
+    return tables
+
+
+def _improve_block(tables: list[list[int]], levels: np.ndarray, weight: np.ndarray) -> None:
+    """Make the best swap of two bots between tables while one lowers the weight of the pairs seated together.
+
+    Only seats of the same level (how often their bot had sat before) are swapped, so every table
+    still seats bots that had sat least, and the block stays balanced table by table. ``weight``
+    is symmetric with a zero diagonal. Changes ``tables``.
+    """
+    if len(tables) < 2:
+        return
+    size = len(tables[0])
+    owner = np.repeat(np.arange(len(tables)), size)
+    same_level = levels[:, None] == levels[None, :]
+    for _ in range(size * len(tables)):  # each swap lowers the cost: a bound that is never reached in practice
+        grid = np.array(tables)
+        flat = grid.ravel()
+        with_table = weight[flat][:, grid].sum(axis=2)  # [position, table]: met with that table's bots
+        own = with_table[np.arange(len(flat)), owner]
+        joined = with_table[:, owner]  # [i, j]: bot i with the table of position j
+        delta = joined + joined.T - own[:, None] - own[None, :] - 2 * weight[np.ix_(flat, flat)]
+        member = np.zeros((weight.shape[0], len(tables)), dtype=bool)
+        member[flat, owner] = True
+        elsewhere = ~member[flat][:, owner]  # [i, j]: bot i not at position j's table (so not one table)
+        delta = np.where(elsewhere & elsewhere.T & same_level, delta, 0)
+        i, j = np.unravel_index(int(np.argmin(delta)), delta.shape)
+        if delta[i, j] >= 0:
+            return
+        (ti, si), (tj, sj) = divmod(int(i), size), divmod(int(j), size)
+        tables[ti][si], tables[tj][sj] = tables[tj][sj], tables[ti][si]
 
 
 @dataclass(frozen=True)
@@ -264,16 +308,20 @@ class Balance:
     seats: dict[int, dict[str, list[int]]]
 
     def lines(self) -> list[str]:
-        """The balance for people: games, meetings per pair and seats per bot, each as min to max."""
+        """The balance for people: games, games together per pair, tables and seats per bot, as min to max."""
         meetings = list(self.meetings.values())
         mean = sum(meetings) / len(meetings) if meetings else 0
         out = [
             f"games per bot: {_span(self.games.values())}",
-            f"meetings per pair: {_span(meetings)} games at one table (mean {mean:.1f})",
+            f"games each pair plays together: {_span(meetings)} (mean {mean:.1f})",
         ]
         for size, per_bot in sorted(self.seats.items()):
             counts = [count for row in per_bot.values() for count in row]
-            out.append(f"seats per bot at {size}-player tables: each seat {_span(counts)} times")
+            tables_of = [sum(row) // size for row in per_bot.values()]  # a table is one game per seat rotation
+            out.append(
+                f"{size}-player tables per bot: {_span(tables_of)}; each bot sits in each seat"
+                f" {_span(counts)} {'time' if max(counts) == 1 else 'times'}"
+            )
         return out
 
 
@@ -281,6 +329,20 @@ def _span(values: Iterable[int]) -> str:
     values = list(values)
     low, high = (min(values), max(values)) if values else (0, 0)
     return str(low) if low == high else f"{low} to {high}"
+
+
+def even_tables(bots: int, sizes: Sequence[int], tables_per_size: int) -> int:
+    """The fewest tables per size, at least ``tables_per_size``, that give every bot the same games.
+
+    That is when every size's seats (tables times size) divide evenly among the bots: each bot
+    then sits at the same number of tables of each size. A multiple of ``bots`` always does, so
+    the answer is below ``tables_per_size + bots``.
+    """
+    return next(
+        count
+        for count in range(tables_per_size, tables_per_size + bots)
+        if all(count * size % bots == 0 for size in sizes)
+    )
 
 
 def balance(specs: Sequence[GameSpec], bots: Sequence[str]) -> Balance:

@@ -50,6 +50,8 @@ class Fish(Game):
         players = 2 if seats is None else seats
         if not self.min_seats <= players <= self.max_seats:
             raise ValueError(f"fish is played by 2 to 4 bots, not {players}")
+        if not 0 <= seed < 2**63:
+            raise ValueError(f"the game seed must be in 0 .. 2**63 - 1, not {seed}")
         return FishState(
             players=players,
             penguins_per_player=self.penguins_for(players),

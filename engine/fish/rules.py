@@ -142,7 +142,9 @@ class FishState(State):
     """A game in progress; see the module docstring for the rules.
 
     ``fish[i]`` is the fish on cell ``i`` (0: a gap); ``penguins[s]`` the cells of seat ``s``'s
-    penguins; ``log`` every placement ``[s, r, c]`` and move ``[s, r1, c1, r2, c2]`` in order.
+    penguins; ``log`` every placement ``[s, r, c]`` and move ``[s, r1, c1, r2, c2]`` in order;
+    ``pending`` the faults of seats whose program failed out of turn (it could not start), each
+    charged when that seat's turn comes (7.1).
     """
 
     players: int = 2
@@ -156,6 +158,7 @@ class FishState(State):
     live: list[bool] = field(default_factory=list)
     answered: list[int] = field(default_factory=list)
     faults: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
     skips: list[list[int]] = field(default_factory=list)
     phase: str = PLACE
@@ -300,19 +303,27 @@ class FishState(State):
         self.advance()
 
     def fault(self, fault: Fault) -> None:
+        """Charge a fault at this turn, or, out of turn (a program that could not start), at the seat's turn."""
         if self.phase == OVER or not self.live[fault.seat]:
             return
-        seat = fault.seat
-        self.live[seat] = False
         kind = FAULT_CODES.get(fault.termination, fault.reason_code)
-        record = {"seat": seat, "kind": kind, "turn": self.turn + 1, "termination": fault.termination.value}
-        self.faults.append({**record, "detail": fault.detail})
+        record = {"seat": fault.seat, "kind": kind, "termination": fault.termination.value, "detail": fault.detail}
+        if fault.seat != self.to_move:
+            if all(pending["seat"] != fault.seat for pending in self.pending):
+                self.pending.append(record)
+            return
+        if self._charge(record):
+            self._play(fault.seat, self.fallback(fault.seat))
+            self.advance()
+
+    def _charge(self, record: dict[str, Any]) -> bool:
+        """Record a fault of the seat to move at this turn; False when that stops the game (7.5)."""
+        self.live[record["seat"]] = False
+        self.faults.append({**record, "turn": self.turn + 1})
         if sum(self.live) < 2:
             self.phase, self.reason = OVER, EARLY_STOP
-            return
-        if self.to_move == seat:
-            self._play(seat, self.fallback(seat))
-            self.advance()
+            return False
+        return True
 
     def track(self, seat: int, action: Place | Move) -> None:
         """Play an action announced by ``PLACED``/``MOVED`` (a bot's tracked copy of the game)."""
@@ -335,7 +346,10 @@ class FishState(State):
         self.log.append([seat, action.r1, action.c1, action.r2, action.c2])
 
     def advance(self) -> None:
-        """Pass the turn to the next live seat that must act, playing fallback seats and skipping blocked ones."""
+        """Pass the turn to the next live seat that must act, playing fallback seats and skipping blocked ones.
+
+        A seat whose fault is pending is charged as its turn comes, and then played by the fallback.
+        """
         n = self.players
         while True:
             seat = (self.to_move + 1) % n
@@ -350,6 +364,11 @@ class FishState(State):
                     self.skips.append([seat, self.turn])
                     seat = (seat + 1) % n
             self.to_move = seat
+            due = [record for record in self.pending if record["seat"] == seat]
+            if due:
+                self.pending.remove(due[0])
+                if not self._charge(due[0]):
+                    return
             if self.live[seat]:
                 return
             self._play(seat, self.fallback(seat))
@@ -407,6 +426,7 @@ class FishState(State):
         fields = {key: data[key] for key in cls.__dataclass_fields__}
         fields["penguins"] = [list(cells) for cells in data["penguins"]]
         fields["faults"] = [dict(record) for record in data["faults"]]
+        fields["pending"] = [dict(record) for record in data["pending"]]
         for key in ("fish", "scores", "tiles", "live", "answered", "log", "skips"):
             fields[key] = [list(item) if isinstance(item, list) else item for item in data[key]]
         return cls(**fields)

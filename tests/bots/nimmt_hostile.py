@@ -17,7 +17,9 @@ same game as one with it clean). N is the round of deal 1 at which the MODE stri
 * ``sleep``: never answers ``PLAY N`` (it exits once its stdin is closed);
 * ``sleep_take``: never answers its first ``TAKE`` (it exits once its stdin is closed);
 * ``hang``: at ``PLAY N`` sleeps for a minute, ignoring its stdin and SIGTERM (it must be killed);
-* ``slow``: sleeps N seconds (a float) before every ``PLAY`` answer.
+* ``slow``: sleeps N seconds (a float) before every ``PLAY`` answer;
+* ``padded``: answers ``PLAY 1`` with its lowest card followed by spaces, N bytes before the LF;
+* ``padded_cr``: the same, the last of the N bytes a CR.
 """
 
 import signal
@@ -46,6 +48,10 @@ def play(table, number):
         time.sleep(ARG)
     elif MODE == "not_in_hand" and strikes:
         say(str(min(card for row in table.rows for card in row)))
+        return
+    elif MODE in ("padded", "padded_cr") and table.deal == 1 and number == 1:
+        end = "\r" if MODE == "padded_cr" else ""
+        say(str(table.lowest()).ljust(N - len(end)) + end)
         return
     elif MODE == "malformed" and strikes:
         say("play 17")

@@ -13,6 +13,10 @@ import time
 
 import pytest
 
+from engine.fish import Fish
+from league.players import make_launcher, parse_bot_argument
+from league.referee import play_match
+from sandbox.process import LaunchError
 from tests.conftest import bot_command, bot_processes
 
 FAST = ["--set", "timeout_ms=300"]
@@ -195,3 +199,43 @@ def test_an_offender_is_killed_at_once(play_json):
     assert data["result"]["extra"]["faults"][0]["kind"] == "timeout"
     assert elapsed < clean_s + 0.3 + 0.6, (elapsed, clean_s)
     assert bot_processes(SCRIPT) == []
+
+
+def unstartable(key):
+    raise LaunchError("cannot start './gone': No such file or directory")
+
+
+def play_with_unstartable_seats(players, seed, dead):
+    """A game of ``random`` built-ins, in process, in which the seats in ``dead`` cannot be started."""
+    game = Fish()
+    specs = [parse_bot_argument(Fish, "random") for _ in range(players)]
+    launchers = [
+        unstartable if seat in dead else make_launcher(game, spec, seat, seed) for seat, spec in enumerate(specs)
+    ]
+    return play_match(game, launchers, seed)
+
+
+def test_a_program_that_cannot_start_is_charged_at_its_own_first_turn():
+    # 7.1: a bot that died before its request is charged at that request. Seat 3's first request
+    # is turn 4; seat 0's first is turn 1. Two faults never share a turn (7.4).
+    result = play_with_unstartable_seats(4, 2016, {3}).result
+    assert result.extra["faults"] == [{"seat": 3, "kind": "crash", "turn": 4}]
+    assert result.ranks[3] == 4 and result.extra["end"] == "no_move"
+    assert "cannot start './gone'" in result.detail
+
+
+def test_unstartable_seats_fault_in_turn_order():
+    result = play_with_unstartable_seats(4, 2016, {0, 3}).result
+    assert result.extra["faults"] == [
+        {"seat": 0, "kind": "crash", "turn": 1},
+        {"seat": 3, "kind": "crash", "turn": 4},
+    ]
+    assert (result.ranks[3], result.ranks[0]) == (3, 4), "the later fault ranks better"
+
+
+def test_two_players_one_unstartable_the_other_is_told_the_end_after_its_first_turn():
+    record = play_with_unstartable_seats(2, 7, {1})
+    result = record.result
+    assert result.extra["faults"] == [{"seat": 1, "kind": "crash", "turn": 2}]
+    assert result.extra["end"] == "early_stop" and result.plies == 1 and result.ranks == [1, 2]
+    assert [move.seat for move in record.moves] == [0], "seat 0 placed once, then the game stopped"

@@ -97,7 +97,18 @@ CASES = [
     # An extra line is the answer to the next request (8.1): a card already played, then a card as a row.
     ("RHPRR", "twice", 1, [], "ILLEGAL_MOVE", "illegal", [1, 2, 0], ["round 2: played ", "not in its hand"]),
     ("HPR", "ahead", 6, [], "ILLEGAL_MOVE", "illegal", [1, 1, 1], ["TAKE of deal 1, round 1: chose row 14"]),
+    # The line cap (8.5): more than 1024 bytes before the LF, a CR counted, is bad output.
+    ("PHR", "padded 1025", 0, [], "BAD_OUTPUT", "bad_output", [1, 1, 0], ["over 1024 bytes"]),
+    ("RRH", "padded_cr 1025", 1, [], "BAD_OUTPUT", "bad_output", [1, 1, 0], ["over 1024 bytes"]),
 ]
+
+
+@pytest.mark.parametrize("mode", ["padded 1024", "padded_cr 1024"])
+def test_a_reply_of_exactly_1024_bytes_is_read(play_json, mode):
+    data = play(play_json, "PHR", [mode], 0)
+    result = data["result"]
+    assert result["termination"] == "NORMAL" and result["offenders"] == [], result["detail"]
+    assert result["scores"] == clean_game(play_json, "PHR", 0)["result"]["scores"]
 
 
 @pytest.mark.parametrize(
@@ -131,7 +142,7 @@ def test_an_extra_line_that_is_legal_answers_the_next_request_and_the_game_is_cl
     result = data["result"]
     assert result["termination"] == "NORMAL" and result["offenders"] == [], result["detail"]
     assert (result["scores"], result["ranks"]) == (clean["result"]["scores"], clean["result"]["ranks"])
-    assert data["time_used_ms"][2] <= 10
+    assert data["time_used_ms"][2] < 100, "ten replies read from the queue, not thought about (room for load)"
     assert bot_processes(SCRIPT) == []
 
 
@@ -204,7 +215,7 @@ def test_a_seat_that_times_out_faults_alone_beside_a_slow_one(play_json):
     assert_played_on(data, clean_game(play_json, "PHPHP", 8, SLOW), faults)
     assert data["result"]["ranks"][1] == 5
     used = data["time_used_ms"]
-    assert 400 < used[1] < 700 and used[3] >= 2000, used
+    assert 400 < used[1] < 700 and used[3] >= 1900, used  # ten 0.2 s replies, each rounded down to whole ms
     assert all(used[seat] < 250 for seat in (0, 2, 4)), used
 
 

@@ -12,7 +12,7 @@ from league.config import ConfigError, load_league
 from league.ratings import league_table, rank_points
 from league.report import write_report
 from league.runner import run_league, schedule
-from league.schedule import balance, tables
+from league.schedule import balance, even_tables, round_robin, tables
 
 SIX = ["a", "b", "c", "d", "e", "f"]
 
@@ -77,9 +77,51 @@ def test_the_balance_is_told_in_words():
     lines = balance(tables("L", SIX, ["v"], [5], 12, seed=0), SIX).lines()
     assert lines == [
         "games per bot: 50",
-        "meetings per pair: 40 games at one table (mean 40.0)",
-        "seats per bot at 5-player tables: each seat 10 times",
+        "games each pair plays together: 40 (mean 40.0)",
+        "5-player tables per bot: 10; each bot sits in each seat 10 times",
     ]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_more_tables_keep_every_table_drawn_before(seed):
+    # As raising games_per_pair keeps a round robin's games, raising tables keeps the stored ones.
+    for bots, sizes in ((SIX, [4]), (SIX, [3, 5]), ([f"b{k}" for k in range(9)], [2, 3, 4])):
+        shorter = tables("L", bots, ["v"], sizes, 5, seed)
+        longer = tables("L", bots, ["v"], sizes, 13, seed)
+        assert [spec.game_id for spec in longer[: len(shorter)]] == [spec.game_id for spec in shorter]
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize(("bots", "sizes", "count"), [(7, [3, 4], 10), (9, [2, 3], 12), (8, [2, 3, 4], 7)])
+def test_each_size_is_shared_out_evenly_and_so_is_any_stretch_played(seed, bots, sizes, count):
+    names = [f"b{k}" for k in range(bots)]
+    specs = tables("L", names, ["v"], sizes, count, seed)
+    for played in range(1, count + 1):  # the first tables of each size, as a stopped league has them
+        per_size = {size: Counter() for size in sizes}
+        for spec in specs[: played * sum(sizes)]:  # a table is one game per seat rotation
+            for name in spec.seats:
+                per_size[len(spec.seats)][name] += 1
+        for size, counter in per_size.items():
+            sat = [counter[name] // size for name in names]
+            assert max(sat) - min(sat) <= 1, (played, size, sat)
+
+
+def test_the_sizes_take_turns():
+    specs = tables("L", SIX, ["v"], [3, 4], 3, seed=0)
+    assert [len(spec.seats) for spec in specs] == [3, 3, 3, 4, 4, 4, 4] * 3
+
+
+def test_a_table_of_two_is_never_taken_for_a_pairs_game():
+    pairs = round_robin("L", SIX[:3], ["v"], 4, 0)
+    two = tables("L", SIX[:3], ["v"], [2], 6, 0)
+    assert not {spec.game_id for spec in pairs} & {spec.game_id for spec in two}
+
+
+@pytest.mark.parametrize(("bots", "size", "count", "most"), [(12, 4, 30, 4), (20, 10, 20, 7), (13, 4, 13, 2)])
+def test_pairs_meet_about_equally_often(bots, size, count, most):
+    names = [f"b{k}" for k in range(bots)]
+    meetings = balance(tables("L", names, ["v"], [size], count, 0), names).meetings.values()
+    assert max(meetings) // size <= most, sorted(meetings)
 
 
 def league_file(folder, **config):
@@ -140,7 +182,8 @@ def test_validate_states_the_tables_and_their_balance(tmp_path, league_cli):
     assert status == 0, err
     assert "nimmt, tables, 28 games (2 tables of each size (3 and 4 players), each played once per seat rotation" in out
     assert "  balance (per variant):\n    games per bot: " in out
-    assert "meetings per pair: " in out and "seats per bot at 3-player tables: each seat" in out
+    assert "games each pair plays together: " in out
+    assert "3-player tables per bot: 1 to 2; each bot sits in each seat 1 to 2 times" in out
 
 
 def test_points_by_rank_are_linear_and_ties_share_their_places():
@@ -152,9 +195,9 @@ def test_points_by_rank_are_linear_and_ties_share_their_places():
         assert sum(rank_points(ranks, seat) for seat in range(len(ranks))) == pytest.approx(len(ranks) / 2)
 
 
-def table_record(index, seats, ranks, scores=None):
+def table_record(index, seats, ranks, scores=None, table=None):
     return {
-        "spec": {"index": index, "seats": seats, "variant": "v"},
+        "spec": {"index": index, "seats": seats, "variant": "v", "round": index if table is None else table},
         "result": {"ranks": ranks, "scores": scores or [0] * len(seats), "termination": "NORMAL", "offenders": []},
     }
 
@@ -167,7 +210,7 @@ def test_tables_rate_every_seat_by_rank_in_schedule_order():
         records.append(table_record(index, seats, ranks, [{"a": 3, "b": 9, "c": 9, "d": 20}[n] for n in seats]))
     table = league_table(records[::-1], "abcd")  # stored in any order: rated in schedule order
     assert table.ratings["a"].mu > table.ratings["b"].mu > table.ratings["d"].mu
-    assert abs(table.ratings["b"].mu - table.ratings["c"].mu) < 1e-6, "tied seats rate alike"
+    assert abs(table.ratings["b"].mu - table.ratings["c"].mu) < 0.01, "tied seats rate alike (but for the order)"
     a, b, d = (table.standings[name] for name in "abd")
     assert (a.games, a.wins, a.points, a.mean_rank, a.mean_score) == (48, 48, 48.0, 1.0, "3.00")
     assert (b.points, b.mean_rank, b.losses) == (24.0, 2.0, 48)
@@ -176,14 +219,42 @@ def test_tables_rate_every_seat_by_rank_in_schedule_order():
 
 
 def test_bradley_terry_resamples_whole_tables():
-    records = [table_record(k, ["a", "b", "c"], [1, 2, 3]) for k in range(20)]
-    records += [table_record(20 + k, ["a", "b", "c"], [3, 2, 1]) for k in range(10)]
+    # Each table is played twice (two rotations of one deal): a first and c last, then the reverse.
+    # Resampling whole tables keeps a and c level in every resample; resampling games would not.
+    records = []
+    for table in range(30):
+        records.append(table_record(2 * table, ["a", "b", "c"], [1, 2, 3], table=table))
+        records.append(table_record(2 * table + 1, ["b", "c", "a"], [2, 1, 3], table=table))
+    records.append(table_record(60, ["a", "b", "c"], [2, 1, 2], table=30))  # b a little ahead, a and c tied
     strengths, shares = bootstrap(["a", "b", "c"], records, samples=100, seed=1)
-    assert [s.name for s in strengths] == ["a", "b", "c"]
     assert bootstrap(["a", "b", "c"], records, samples=100, seed=1) == (strengths, shares)
-    # Whole-game resampling moves a's and c's results against each other together: wide, honest intervals.
-    a = strengths[0]
-    assert a.low < a.elo < a.high and a.high - a.low > 100
+    by_name = {s.name: s for s in strengths}
+    assert strengths[0].name == "b"
+    assert by_name["a"].elo == pytest.approx(by_name["c"].elo, abs=1e-6)
+    assert (by_name["a"].low, by_name["a"].high) == pytest.approx((by_name["c"].low, by_name["c"].high), abs=1e-6)
+    assert by_name["a"].high - by_name["a"].low > 1, "the intervals are real, not points"
+
+
+def test_bots_without_games_get_no_strength():
+    records = [table_record(k, ["a", "b", "c"], [1, 2, 3]) for k in range(5)]
+    strengths, shares = bootstrap(["a", "b", "c", "idle"], records, samples=20)
+    assert [s.name for s in strengths] == ["a", "b", "c"]
+    assert set(shares) == {("a", "b"), ("b", "c")}
+
+
+def test_a_league_that_leaves_a_bot_out_is_refused(tmp_path, league_cli):
+    path = nimmt_league(tmp_path, players_per_table=[4], tables=1)
+    status, _, err = league_cli("validate", str(path), "--no-estimate")
+    assert status == 2
+    assert "tables: 1 table of each size seat 4 of the 5 bots; give tables: 2 or more so that every bot plays" in err
+
+
+def test_uneven_games_are_pointed_out_with_the_tables_that_even_them(tmp_path, league_cli):
+    assert even_tables(5, [4], 3) == 5 and even_tables(6, [4], 5) == 6 and even_tables(6, [3, 4], 1) == 6
+    status, out, err = league_cli("validate", str(nimmt_league(tmp_path, players_per_table=[4], tables=3)))
+    assert status == 0, err
+    assert "games per bot: 8 to 12" in out
+    assert "(uneven games: tables: 5 gives every bot the same games; compare points per game)" in out
 
 
 def test_a_table_league_plays_resumes_and_reports_by_rank(ray_local, tmp_path):
@@ -198,7 +269,7 @@ def test_a_table_league_plays_resumes_and_reports_by_rank(ray_local, tmp_path):
     assert (again.played, again.skipped) == (0, len(specs))
     write_report(league.output, "tables", list(league.bots), list(league.games))
     header = (league.output / "standings.csv").read_text().splitlines()[0]
-    assert header.startswith("place,bot,games,points,mean_rank,wins,draws,losses,faults,score_sum,mean_score")
+    assert header.startswith("place,bot,games,points,points_per_game,mean_rank,wins,draws,losses,faults,score_sum")
     report = (league.output / "report.md").read_text()
     assert "Points by rank: 1 for first, 0 for last, linear between" in report
     assert "treats a game of n seats as its n(n-1)/2 pairwise results" in report
