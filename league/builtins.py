@@ -167,6 +167,8 @@ def check_params(
 def type_name(annotation: Any) -> str:
     """A type hint in words, for messages and listings."""
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:  # a constrained type (Annotated[int, Field(ge=1)]): its base
+        return type_name(args[0])
     if origin in (typing.Union, types.UnionType):
         return " or ".join(type_name(arg) for arg in args)
     if origin is typing.Literal:

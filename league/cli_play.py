@@ -165,6 +165,9 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
     how = result.termination.value
     if result.reason_code and result.reason_code.upper() != how:
         how += f" ({result.reason_code})"
+    if result.offenders:
+        seats = [str(seat) for seat in result.offenders]
+        how += f" by seat {seats[0]}" if len(seats) == 1 else f" by seats {', '.join(seats[:-1])} and {seats[-1]}"
     lines.append(f"{verdict}: {how} after {plural(result.plies, 'ply', 'plies')}")
     if result.detail:
         lines.append(f"  {result.detail}")

@@ -15,7 +15,9 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -138,6 +140,7 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
 
     if ray.is_initialized():
         return False
+    on_sigterm = signal.getsignal(signal.SIGTERM)
     address = address or os.environ.get("RAY_ADDRESS")
     if address:
         project = Path(__file__).resolve().parents[1]
@@ -156,6 +159,10 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
             log_to_driver=False,
             logging_level=logging.WARNING,
         )
+    if callable(on_sigterm) and threading.current_thread() is threading.main_thread():
+        # Ray's core sets its own SIGTERM handler (a stack dump, then exit): ours stops the run as
+        # Ctrl-C does, keeping what is stored and saying how to resume.
+        signal.signal(signal.SIGTERM, on_sigterm)
     return True
 
 

@@ -217,7 +217,7 @@ def exposed_paths(argv: Sequence[str], cwd: Path, extra: Sequence[str] = ()) -> 
         located = _shebang_program(located.resolve())
     for argument in argv[1:]:
         for part in argument.split(":") if ":" in argument else [argument]:
-            if part and not part.startswith("-") and (cwd / part).exists():
+            if part and not part.startswith("-") and os.path.exists(cwd / part):  # False for any OSError
                 wanted.add((cwd / part).resolve())
     wanted |= {Path(p).resolve() for p in extra}
     kept = sorted(p for p in wanted if not _is_system(p) and p.exists())
@@ -294,7 +294,9 @@ class Sandbox:
             found = found or check_program(located)
         walked = [folder] if own_folder else []
         named = [located] if located is not None and "/" in program else []
-        named += [(folder / a).resolve() for a in argv[1:] if a and not a.startswith("-") and (folder / a).exists()]
+        named += [
+            (folder / a).resolve() for a in argv[1:] if a and not a.startswith("-") and os.path.exists(folder / a)
+        ]  # os.path.exists: a word too long to be a file name is no file, not an error
         for path in named:
             if not _is_system(path):
                 walked.append(path if path.is_dir() else path.parent)

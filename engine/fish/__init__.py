@@ -31,11 +31,12 @@ class Fish(Game):
 
     @field_validator("penguins", mode="before")
     @classmethod
-    def _penguins_not_a_bool(cls, value: Any) -> Any:
-        """Refuse ``penguins: true``: pydantic would read it as 1."""
-        if isinstance(value, bool):
-            raise ValueError(f"penguins must be auto or an integer 1..4, not {str(value).lower()}")
-        return value
+    def _auto_or_one_to_four(cls, value: Any) -> Any:
+        """``auto`` or a whole number 1 to 4, said in one sentence (``true`` is not 1)."""
+        if value == "auto" or (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4):
+            return value
+        shown = str(value).lower() if isinstance(value, bool) else repr(value)
+        raise ValueError(f"penguins must be auto or an integer 1 to 4, not {shown}")
 
     def penguins_for(self, players: int) -> int:
         """Penguins per player for ``players`` seats (3.2)."""
@@ -71,7 +72,7 @@ class Fish(Game):
         return FishDriver(bot)
 
     def render(self, final_state: dict[str, Any]) -> str:
-        """The final board in the rules' map style: fish on tiles, ``.`` gaps, ``aN``..``dN`` penguins."""
+        """The final board (fish on tiles, ``.`` gaps, ``aN``..``dN`` penguins), then the tiles collected."""
         from engine.fish.rules import ROW_LENGTHS, ROW_STARTS
 
         owner = {cell: seat for seat, cells in enumerate(final_state["penguins"]) for cell in cells}
@@ -83,7 +84,9 @@ class Fish(Game):
                 text = str(fish) if fish else "."
                 row.append(f"{'abcd'[owner[cell]]}{text}" if cell in owner else text)
             lines.append(f"r{r}: {'   ' if r % 2 == 0 else ''}" + "".join(f"{text:<6}" for text in row).rstrip())
-        return "\n".join(lines) + "\n(digits: fish; '.': a gap; a-d: a penguin of seat 0-3)"
+        tiles = " ".join(str(count) for count in final_state["tiles"])
+        key = "(digits: fish; '.': a gap; a-d: a penguin of seat 0-3)"
+        return "\n".join([*lines, key, f"tiles collected, seat 0 first (they break ties on fish): {tiles}"])
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:

@@ -59,6 +59,16 @@ class Nimmt(Game):
 
         return NimmtDriver(bot)
 
+    def render(self, final_state: dict[str, Any]) -> str:
+        """The four rows as the last deal left them, each card with its bullheads."""
+        from engine.nimmt.rules import bullheads
+
+        lines = [f"rows at the end of deal {final_state['deal']} (card:bullheads):"]
+        for number, row in enumerate(final_state["rows"]):
+            cards = " ".join(f"{card}:{bullheads(card, final_state['table'])}" for card in row)
+            lines.append(f"  row {number}: {cards}")
+        return "\n".join(lines)
+
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:
         from engine.nimmt.bots import BUILTIN_BOTS

@@ -366,8 +366,10 @@ class NimmtState(State):
             raise RuntimeError("the game is not over")
         offenders = [seat for seat in range(self.players) if not self.live(seat)]
         termination, code = Termination.NORMAL, self.reason
-        how = "stopped early: fewer than two live seats" if self.reason == EARLY_STOP else "ended by the rules"
-        detail = f"the game {how} after {plural(self.deal, 'deal')}"
+        if self.reason == EARLY_STOP:
+            detail = f"the game stopped early in round {self.round} of deal {self.deal}: fewer than two live seats"
+        else:
+            detail = f"the game ended by the rules after {plural(self.deal, 'deal')}"
         if offenders:
             first = min(offenders, key=lambda s: (self.faults[s]["moment"], s))  # type: ignore[index]
             fault = self.faults[first]

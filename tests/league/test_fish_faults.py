@@ -239,3 +239,16 @@ def test_two_players_one_unstartable_the_other_is_told_the_end_after_its_first_t
     assert result.extra["faults"] == [{"seat": 1, "kind": "crash", "turn": 2}]
     assert result.extra["end"] == "early_stop" and result.plies == 1 and result.ranks == [1, 2]
     assert [move.seat for move in record.moves] == [0], "seat 0 placed once, then the game stopped"
+
+
+@pytest.mark.parametrize(("value", "shown"), [("5", "5"), ("0", "0"), ("two", "'two'"), ("true", "true")])
+def test_a_bad_penguin_count_is_one_sentence(league_cli, value, shown):
+    status, _, err = league_cli("play", "fish", "random", "random", "--set", f"penguins={value}")
+    assert status == 2
+    assert err.strip().endswith(f"penguins must be auto or an integer 1 to 4, not {shown}"), err
+    assert "literal" not in err and "Traceback" not in err
+
+
+def test_the_seed_must_fit_the_rules():
+    with pytest.raises(ValueError, match="0 .. 2"):
+        Fish().new_state(-1, 2)

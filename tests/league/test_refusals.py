@@ -65,6 +65,14 @@ def test_the_same_bot_plays_once_readable_or_unjailed(play_json, tmp_path):
 
 
 @AS_ROOT
+def test_a_word_too_long_for_a_file_name_is_just_an_argument(play_json, tmp_path):
+    # The jail looks for files named in the command; a 1100-byte word must not crash that look.
+    folder = bot_folder(tmp_path)
+    args = ["versus2048", f"python3 v2048_judge_style.py {'1' * 1100}", "greedy", "--cwd", f"0:{folder}", *SHORT]
+    assert play_json(*args)["result"]["offenders"] == []
+
+
+@AS_ROOT
 def test_validate_and_run_refuse_an_unreadable_bot_folder_before_writing_anything(league_cli, tmp_path):
     folder = bot_folder(tmp_path, 0o700)
     bots = [
