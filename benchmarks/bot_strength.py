@@ -186,6 +186,8 @@ def main():
     if not game.min_seats <= args.players <= game.max_seats:
         parser.error(f"{args.game} seats {game.min_seats} to {game.max_seats} players, not {args.players}")
     if args.players >= 3:
+        if args.games % args.players:
+            parser.error(f"--games must be a multiple of --players ({args.players}), so BOT_A takes each seat equally")
         table_jobs = [
             (args.game, args.set, (args.bot_a, args.bot_b), args.players, i // args.players, i % args.players)
             for i in range(args.games)
