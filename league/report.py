@@ -209,7 +209,7 @@ CONFIDENT = 0.95
 def method_notes(records: list[dict[str, Any]], score_label: str | None = None) -> list[str]:
     """How the standings, ratings and strengths were computed, in sentences for the report."""
     tables = any(len(record["spec"]["seats"]) > 2 for record in records)
-    scores = f"the game's own score ({score_label})" if score_label else "the game's own score"
+    scores = f"the game's own score, here {score_label}" if score_label else "the game's own score"
     notes = [
         "place is the order by conservative TrueSkill (below), which weighs whom each game was won"
         " against; points, mean_rank and the Bradley-Terry strengths may order close bots otherwise.",

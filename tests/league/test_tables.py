@@ -267,10 +267,12 @@ def test_a_table_league_plays_resumes_and_reports_by_rank(ray_local, tmp_path):
     assert all(sorted(r["result"]["ranks"])[0] == 1 for r in records)
     again = run_league(league)
     assert (again.played, again.skipped) == (0, len(specs))
-    write_report(league.output, "tables", list(league.bots), list(league.games))
+    write_report(league.output, "tables", list(league.bots), list(league.games), None, "bullheads (lower is better)")
     header = (league.output / "standings.csv").read_text().splitlines()[0]
     assert header.startswith("place,bot,games,points,points_per_game,mean_rank,wins,draws,losses,faults,score_sum")
     report = (league.output / "report.md").read_text()
     assert "Points by rank: 1 for first, 0 for last, linear between" in report
     assert "treats a game of n seats as its n(n-1)/2 pairwise results" in report
     assert "multi-player update from every seat's rank" in report
+    assert "score_sum and mean_score are the game's own score, here bullheads (lower is better)" in report
+    assert "place is the order by conservative TrueSkill" in report
