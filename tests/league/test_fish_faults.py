@@ -17,35 +17,14 @@ from engine.fish import Fish
 from league.players import make_launcher, parse_bot_argument
 from league.referee import play_match
 from sandbox.process import LaunchError
-from tests.conftest import bot_command, bot_processes
+from tests.conftest import bot_processes
+from tests.league.hostile_tables import HostileTables
 
 FAST = ["--set", "timeout_ms=300"]
 SCRIPT = "fish_hostile.py"
-
-
-def table(layout, *modes):
-    """The BOT arguments of a layout such as ``RPHR``: the ``H`` seats take ``modes`` in order."""
-    modes = list(modes)
-    bots = {"P": bot_command(f"{SCRIPT} plain"), "R": "random"}
-    return [bot_command(f"{SCRIPT} {modes.pop(0)}") if letter == "H" else bots[letter] for letter in layout]
-
-
-def play(play_json, layout, modes, seed, options=()):
-    data = play_json("fish", *table(layout, *modes), "--seed", str(seed), *options)
-    data["layout"] = layout
-    return data
-
-
-_CLEAN = {}
-
-
-def clean_game(play_json, layout, seed):
-    """The same table with every ``H`` played by ``P``: the game the fallback policy makes (cached)."""
-    key = (layout.replace("H", "P"), seed)
-    if key not in _CLEAN:
-        _CLEAN[key] = play(play_json, key[0], [], seed)
-        assert _CLEAN[key]["result"]["termination"] == "NORMAL", _CLEAN[key]["result"]["detail"]
-    return _CLEAN[key]
+TABLES = HostileTables("fish", SCRIPT)
+play = TABLES.play
+clean_game = TABLES.clean
 
 
 def expected_ranks(fish, tiles, turns):

@@ -14,29 +14,14 @@ import time
 
 import pytest
 
-from tests.conftest import bot_command, bot_processes
+from tests.conftest import bot_processes
+from tests.league.hostile_tables import HostileTables
 
 FAST = ["--set", "timeout_ms=300"]
 SCRIPT = "nimmt_hostile.py"
-
-
-def table(layout, *modes):
-    """The BOT arguments of a layout such as ``RPHR``: the ``H`` seats take ``modes`` in order."""
-    modes = list(modes)
-    bots = {"P": bot_command(f"{SCRIPT} plain"), "R": "random"}
-    return [bot_command(f"{SCRIPT} {modes.pop(0)}") if letter == "H" else bots[letter] for letter in layout]
-
-
-_CLEAN = {}
-
-
-def clean_game(play_json, layout, seed, options=()):
-    """The same table with every ``H`` played by ``P``: the game the fallback policy makes (cached)."""
-    key = (layout.replace("H", "P"), seed, tuple(options))
-    if key not in _CLEAN:
-        _CLEAN[key] = play_json("nimmt", *table(key[0]), "--seed", str(seed), *options)
-        assert _CLEAN[key]["result"]["termination"] == "NORMAL", _CLEAN[key]["result"]["detail"]
-    return _CLEAN[key]
+TABLES = HostileTables("nimmt", SCRIPT)
+play = TABLES.play
+clean_game = TABLES.clean
 
 
 def expected_ranks(totals, moments):
@@ -76,12 +61,6 @@ def assert_played_on(data, clean, faults):
         if letter == "P":  # a live program was told the final ranks after round 10's SCORES
             assert end_line(data, seat).startswith(f"got END {' '.join(map(str, result['ranks']))} after 'SCORES ")
     assert bot_processes(SCRIPT) == [], "no process outlives its game"
-
-
-def play(play_json, layout, modes, seed, options=()):
-    data = play_json("nimmt", *table(layout, *modes), "--seed", str(seed), *options)
-    data["layout"] = layout
-    return data
 
 
 CASES = [
