@@ -41,3 +41,10 @@ class HostileTables:
             assert data["result"]["termination"] == "NORMAL", data["result"]["detail"]
             self.clean_games[key] = data
         return self.clean_games[key]
+
+
+def end_line(data: dict, seat: int) -> str:
+    """What a ``P`` seat wrote to stderr when the game ended: its only stderr line, ``got ...``."""
+    [tail] = [tail["text"] for tail in data["stderr"] if tail["seat"] == seat]
+    assert tail.startswith("got "), tail
+    return tail

@@ -18,7 +18,7 @@ from league.players import make_launcher, parse_bot_argument
 from league.referee import play_match
 from sandbox.process import LaunchError
 from tests.conftest import bot_processes
-from tests.league.hostile_tables import HostileTables
+from tests.league.hostile_tables import HostileTables, end_line
 
 FAST = ["--set", "timeout_ms=300"]
 SCRIPT = "fish_hostile.py"
@@ -31,13 +31,6 @@ def expected_ranks(fish, tiles, turns):
     """Ranks by rules/fish.md 5 and 7.4: clean seats by fish then tiles, then faulted seats, later faults better."""
     keys = [(1, -turns[seat]) if seat in turns else (0, -fish[seat], -tiles[seat]) for seat in range(len(fish))]
     return [1 + sum(other < key for other in keys) for key in keys]
-
-
-def end_lines(data, seat):
-    """What a ``P`` seat wrote to stderr when it received ``END`` (its only stderr line)."""
-    [tail] = [tail["text"] for tail in data["stderr"] if tail["seat"] == seat]
-    assert tail.startswith("got SCORES "), tail
-    return tail
 
 
 def assert_played_on(data, clean, faults):
@@ -67,7 +60,7 @@ def assert_played_on(data, clean, faults):
     words = [" ".join(map(str, values)) for values in (result["scores"], result["extra"]["tiles"], ranks)]
     for seat, letter in enumerate(data["layout"]):
         if letter == "P":  # a live program was told the final scores, tiles and ranks
-            assert end_lines(data, seat).startswith(f"got SCORES {words[0]} TILES {words[1]} END {words[2]} after ")
+            assert end_line(data, seat).startswith(f"got SCORES {words[0]} TILES {words[1]} END {words[2]} after ")
     assert bot_processes(SCRIPT) == [], "no process outlives its game"
 
 
@@ -133,7 +126,7 @@ def test_early_stop_in_the_movement_phase(play_json):
     assert sum(result["extra"]["tiles"]) == 17 - 9, "only the tiles of the 8 moves made, no end credit"
     assert "fewer than two seats were live" in result["detail"]
     scores, tiles = (" ".join(map(str, values)) for values in (result["scores"], result["extra"]["tiles"]))
-    line = end_lines(data, 0)
+    line = end_line(data, 0)
     assert line.startswith(f"got SCORES {scores} TILES {tiles} END 1 3 2 after 'MOVED 1 "), line  # turn 17, seat 1's
     assert bot_processes(SCRIPT) == []
 
@@ -148,7 +141,7 @@ def test_early_stop_in_the_placement_phase(play_json):
         (2, "illegal", 6),
     ]
     assert result["ranks"] == [3, 1, 2] and result["scores"] == [0, 0, 0] and result["extra"]["tiles"] == [0, 0, 0]
-    assert end_lines(data, 1).startswith("got SCORES 0 0 0 TILES 0 0 0 END 3 1 2 after 'PLACED 1 ")
+    assert end_line(data, 1).startswith("got SCORES 0 0 0 TILES 0 0 0 END 3 1 2 after 'PLACED 1 ")
     assert bot_processes(SCRIPT) == []
 
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from tests.conftest import bot_processes
-from tests.league.hostile_tables import HostileTables
+from tests.league.hostile_tables import HostileTables, end_line
 
 FAST = ["--set", "timeout_ms=300"]
 SCRIPT = "nimmt_hostile.py"
@@ -28,13 +28,6 @@ def expected_ranks(totals, moments):
     """Ranks by rules/nimmt.md 5 and 7.4: clean seats by total, then faulted seats, later faults better."""
     keys = [(1, *(-x for x in moments[seat])) if seat in moments else (0, total) for seat, total in enumerate(totals)]
     return [1 + sum(other < key for other in keys) for key in keys]
-
-
-def end_line(data, seat):
-    """What a ``P`` seat wrote to stderr when it received ``END`` (its only stderr line)."""
-    [tail] = [tail["text"] for tail in data["stderr"] if tail["seat"] == seat]
-    assert tail.startswith("got END "), tail
-    return tail
 
 
 def assert_played_on(data, clean, faults):
