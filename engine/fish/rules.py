@@ -294,7 +294,10 @@ class FishState(State):
             return "the destination is a gap"
         if end in taken:
             return "a penguin stands on the destination"
-        return "the path crosses a gap or a penguin"
+        ray = next(ray for ray in RAYS[start] if end in ray)
+        blocked = next(cell for cell in ray[: ray.index(end)] if not self.fish[cell] or cell in taken)
+        r, c = CELL_OF[blocked]
+        return f"the path crosses {'a gap' if not self.fish[blocked] else 'a penguin'} at ({r}, {c})"
 
     def apply(self, actions: Mapping[Request, Any]) -> None:
         ((request, action),) = actions.items()

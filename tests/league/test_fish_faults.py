@@ -67,8 +67,8 @@ def assert_played_on(data, clean, faults):
 CASES = [
     # layout (H: the hostile seat), mode, seed, options, termination, kind, turn, words of the detail
     ("PHR", "two_fish", 3, [], "ILLEGAL_MOVE", "illegal", 2, ["'0 2' is illegal: only a free 1-fish tile"]),
-    ("HPRR", "gap", 4, [], "ILLEGAL_MOVE", "illegal", 17, ["'1 2 1 5' is illegal: the path crosses a gap"]),
-    ("RHP", "penguin", 5, [], "ILLEGAL_MOVE", "illegal", 11, ["'0 5 3 4' is illegal: the path crosses a gap or a"]),
+    ("HPRR", "gap", 4, [], "ILLEGAL_MOVE", "illegal", 17, ["'1 2 1 5' is illegal: the path crosses a gap at (1, 3)"]),
+    ("RHP", "penguin", 5, [], "ILLEGAL_MOVE", "illegal", 11, ["'0 5 3 4' is illegal: the path crosses a penguin at"]),
     ("RPRH", "bent 2", 6, [], "ILLEGAL_MOVE", "illegal", 16, ["'0 4 1 6' is illegal: the cells are not on a straight"]),
     ("HPR", "malformed 2", 7, [], "BAD_OUTPUT", "bad_output", 13, ["its MOVE request for turn 13 ('1,2->3,3')"]),
     ("PRH", "crash 3", 8, [], "CRASH", "crash", 18, ["exited with status 3 before answering its MOVE request"]),
