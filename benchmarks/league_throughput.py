@@ -13,7 +13,9 @@ root. All figures come from one run, on the same machine, so their ratios mean s
    the cores), so it is also measured on many 2-turn games, where the game itself costs about a
    millisecond (target: under 5 ms).
 3. **Ratings**: TrueSkill standings of 100,000 synthetic two-player games in schedule order
-   (target: under 30 s).
+   (target: under 30 s), and of 100,000 five-seat table games, beside the ``trueskill``
+   package's own factor graph (``env.rate``) on a slice of the same games, scaled up: the
+   baseline that ``league.trueskill_fast.Multiplayer`` replaces with the same numbers.
 """
 
 import argparse
@@ -24,6 +26,7 @@ import time
 from pathlib import Path
 
 import ray
+import trueskill
 import yaml
 
 from league.config import load_league
@@ -75,21 +78,42 @@ def in_process(path: Path) -> tuple[float, int]:
     return time.perf_counter() - started, len(specs)
 
 
-def rate_synthetic(games: int) -> float:
+def synthetic_records(games: int, seats: int) -> tuple[list[str], list[dict]]:
+    """Bots and ``games`` seeded records of ``seats`` seats, ranks drawn at random (ties included)."""
     rng = random.Random(1)
     bots = [f"bot{i}" for i in range(10)]
     records = []
     for index in range(games):
-        seats = rng.sample(bots, 2)
-        ranks = rng.choice([[1, 2], [2, 1], [1, 1]])
+        ranks = sorted(rng.randint(1, seats) for _ in range(seats))
+        ranks = [1 + sum(other < rank for other in ranks) for rank in ranks]  # competition ranks: 1 1 3
+        rng.shuffle(ranks)
         records.append(
             {
-                "spec": {"index": index, "seats": seats},
-                "result": {"termination": "NORMAL", "ranks": ranks, "scores": [0, 0]},
+                "spec": {"index": index, "seats": rng.sample(bots, seats), "round": index},
+                "result": {"termination": "NORMAL", "ranks": ranks, "scores": [0] * seats},
             }
         )
+    return bots, records
+
+
+def rate_synthetic(games: int, seats: int = 2) -> float:
+    bots, records = synthetic_records(games, seats)
     started = time.perf_counter()
     league_table(records, bots)
+    return time.perf_counter() - started
+
+
+def rate_with_the_package(games: int, seats: int) -> float:
+    """Seconds for the ``trueskill`` package's ``env.rate`` alone on ``games`` table games."""
+    _, records = synthetic_records(games, seats)
+    env = trueskill.TrueSkill(draw_probability=0.1)
+    current: dict[str, trueskill.Rating] = {}
+    started = time.perf_counter()
+    for record in records:
+        names = record["spec"]["seats"]
+        groups = [(current.get(name, env.create_rating()),) for name in names]
+        rated = env.rate(groups, ranks=[rank - 1 for rank in record["result"]["ranks"]])
+        current.update((name, group[0]) for name, group in zip(names, rated, strict=True))
     return time.perf_counter() - started
 
 
@@ -121,6 +145,13 @@ def main() -> None:
         )
         count = 20_000 if args.quick else 100_000
         print(f"  ratings of {count} games: {rate_synthetic(count):.2f} s   (target < 30 s for 100,000)")
+        tables_s = rate_synthetic(count, seats=5)
+        sample = count // 20
+        package_s = rate_with_the_package(sample, seats=5) * count / sample
+        print(
+            f"  ratings of {count} five-seat games: {tables_s:.2f} s; the trueskill package's factor graph"
+            f" alone: about {package_s:.1f} s (from {sample} games): {package_s / tables_s:.1f} x"
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -8,13 +8,14 @@ in INFRA_ERROR are ours, not the bots': they are never scored.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 import trueskill
+
+from league.trueskill_fast import Multiplayer, OneVsOne
 
 INFRA_ERROR = "INFRA_ERROR"
 
@@ -161,7 +162,7 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
         table.standings[name] = BotStanding(name)
         table.ratings[name] = Rating(name, env.mu, env.sigma)
     current = {name: env.create_rating() for name in table.ratings}
-    one_vs_one = OneVsOne(env)
+    one_vs_one, multiplayer = OneVsOne(env), Multiplayer(env)
     for number, record in enumerate(games, start=1):
         seats: list[str] = record["spec"]["seats"]
         result = record["result"]
@@ -170,8 +171,7 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
         if len(seats) == 2:
             rated = one_vs_one.rate(current[seats[0]], current[seats[1]], ranks[0], ranks[1])
         else:
-            groups = env.rate([(current[name],) for name in seats], ranks=[rank - 1 for rank in ranks])
-            rated = [group[0] for group in groups]
+            rated = multiplayer.rate([current[name] for name in seats], ranks)
         for name, rating in zip(seats, rated, strict=True):
             current[name] = rating
             if keep_history:
@@ -179,38 +179,6 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
     for name, rating in current.items():
         table.ratings[name] = Rating(name, rating.mu, rating.sigma, table.standings[name].games)
     return table
-
-
-class OneVsOne:
-    """TrueSkill's two-player update in closed form, with the package's own v/w functions.
-
-    The same numbers as ``env.rate_1vs1`` (the factor graph of two players converges in one
-    pass), without building a graph per game: a league of 100,000 games is rated in seconds.
-    """
-
-    def __init__(self, env: trueskill.TrueSkill) -> None:
-        self.env = env
-        self.draw_margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
-
-    def rate(
-        self, first: trueskill.Rating, second: trueskill.Rating, first_rank: int, second_rank: int
-    ) -> tuple[trueskill.Rating, trueskill.Rating]:
-        """New ratings of two players after one game (lower rank better, equal ranks a draw)."""
-        if first_rank > second_rank:
-            loser, winner = self.rate(second, first, second_rank, first_rank)
-            return winner, loser
-        env = self.env
-        tau2, beta2 = env.tau**2, env.beta**2
-        var1, var2 = first.sigma**2 + tau2, second.sigma**2 + tau2
-        c = math.sqrt(2 * beta2 + var1 + var2)
-        diff, margin = (first.mu - second.mu) / c, self.draw_margin / c
-        if first_rank == second_rank:
-            v, w = env.v_draw(diff, margin), env.w_draw(diff, margin)
-        else:
-            v, w = env.v_win(diff, margin), env.w_win(diff, margin)
-        new_first = env.create_rating(first.mu + var1 / c * v, math.sqrt(var1 * (1 - var1 / c**2 * w)))
-        new_second = env.create_rating(second.mu - var2 / c * v, math.sqrt(var2 * (1 - var2 / c**2 * w)))
-        return new_first, new_second
 
 
 def _tally(table: LeagueTable, seats: list[str], result: dict[str, Any]) -> None:

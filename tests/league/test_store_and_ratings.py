@@ -2,10 +2,12 @@
 
 import random
 
+import pytest
 import trueskill
 
-from league.ratings import OneVsOne, league_table, ranking
+from league.ratings import league_table, ranking
 from league.store import ResultStore
+from league.trueskill_fast import Multiplayer, OneVsOne
 
 
 def record(game_id, index, seats, ranks, termination="NORMAL", scores=(0, 0)):
@@ -79,3 +81,22 @@ def test_closed_form_one_vs_one_matches_the_trueskill_package():
         theirs = env.rate([(a,), (b,)], ranks=[r - 1 for r in ranks])
         for got, (want,) in zip(mine, theirs, strict=True):
             assert abs(got.mu - want.mu) < 1e-9 and abs(got.sigma - want.sigma) < 1e-9
+
+
+@pytest.mark.parametrize("draw_probability", [0.001, 0.1, 0.3])
+def test_the_multiplayer_update_matches_the_trueskill_package(draw_probability):
+    env = trueskill.TrueSkill(draw_probability=draw_probability)
+    fast, rng = Multiplayer(env), random.Random(4)
+    compared = 0
+    for _ in range(200):
+        players = rng.randint(2, 10)
+        ratings = [env.create_rating(rng.uniform(10, 40), rng.uniform(0.5, 8.3)) for _ in range(players)]
+        ranks = [rng.randint(1, players) for _ in range(players)]  # ties, gaps, any order
+        try:
+            theirs = env.rate([(rating,) for rating in ratings], ranks=[rank - 1 for rank in ranks])
+        except FloatingPointError:  # the package gives up on extreme upsets; we need not match that
+            continue
+        for got, (want,) in zip(fast.rate(ratings, ranks), theirs, strict=True):
+            assert abs(got.mu - want.mu) < 1e-9 and abs(got.sigma - want.sigma) < 1e-9
+        compared += 1
+    assert compared > 150
