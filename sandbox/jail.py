@@ -351,8 +351,10 @@ class Sandbox:
             plan.cleanups.insert(0, plan.cgroup.destroy)
             chain += ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *plan.cgroup.procs_files, "--"]
         chain += ["prlimit", *self._rlimits(memory_from_rlimit=plan.cgroup is None), "--"]
-        scratch = make_scratch()
-        plan.cleanups.insert(0, lambda: shutil.rmtree(scratch, ignore_errors=True))
+        made: list[Path] = []  # the removal is planned before the folder exists: no Ctrl-C can come between
+        plan.cleanups.insert(0, lambda: [shutil.rmtree(path, ignore_errors=True) for path in made])
+        made.append(make_scratch())
+        scratch = made[0]
         if slot is not None:
             os.chown(scratch, slot.uid, slot.uid)
         plan.jailed = True

@@ -8,6 +8,7 @@ lines, stderr is drained into a bounded tail (kept with the game) so a bot can n
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -93,13 +94,23 @@ class BotProcess(Transport):
         except OSError as error:
             self.plan.cleanup()
             raise LaunchError(f"cannot start {' '.join(self.argv)!r}: {error.strerror or error}") from None
-        TRACKED.add(self.popen.pid)
-        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
-        self.stdin_fd: int | None = self.popen.stdin.fileno()
-        self.stdout_fd: int | None = self.popen.stdout.fileno()
-        self.stderr_fd: int | None = self.popen.stderr.fileno()
-        for fd in (self.stdin_fd, self.stdout_fd, self.stderr_fd):
-            os.set_blocking(fd, False)
+        except BaseException:  # Ctrl-C while starting: nothing of this bot outlives it, its scratch included
+            self.plan.cleanup()
+            raise
+        try:
+            TRACKED.add(self.popen.pid)
+            assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+            self.stdin_fd: int | None = self.popen.stdin.fileno()
+            self.stdout_fd: int | None = self.popen.stdout.fileno()
+            self.stderr_fd: int | None = self.popen.stderr.fileno()
+            for fd in (self.stdin_fd, self.stdout_fd, self.stderr_fd):
+                os.set_blocking(fd, False)
+        except BaseException:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait()
+            self.plan.cleanup()
+            raise
         self.outbox = bytearray()
         self._flushed_at_ns: int | None = time.monotonic_ns()
         self.stderr_tail = bytearray()

@@ -175,7 +175,7 @@ def test_slow_seats_neither_delay_nor_charge_the_others(play_json):
     clean = clean_game(play_json, "PHPHP", 8, SLOW)["result"]
     assert (result["scores"], result["ranks"]) == (clean["scores"], clean["ranks"])
     used = data["time_used_ms"]
-    assert all(2500 <= used[seat] < 4000 for seat in (1, 3)), used
+    assert all(2400 <= used[seat] < 4000 for seat in (1, 3)), used  # ten 0.25 s replies, each rounded down
     assert all(used[seat] < 250 for seat in (0, 2, 4)), used
     assert elapsed < 2.5 + 1.5, f"{elapsed:.2f} s: the slow seats were waited for one after the other"
 
