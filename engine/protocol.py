@@ -52,6 +52,10 @@ class RefereeProtocol(ABC):
         """Bytes sent once when a process starts, before any request (setup lines)."""
         return b""
 
+    def ends_input_after_greeting(self, state: State, key: ProcessKey) -> bool:
+        """Whether the process's stdin is closed once its greeting is written (codevs21's solo)."""
+        return False
+
     @abstractmethod
     def request(self, state: State, request: Request) -> bytes:
         """The exact bytes of a request."""

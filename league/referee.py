@@ -110,6 +110,8 @@ class Referee:
             greeting = self.protocol.greeting(state, key)
             if greeting:
                 transport.send(greeting)
+            if self.protocol.ends_input_after_greeting(state, key):
+                transport.end_input()
 
     def _await_connections(self, state: State, started: dict[ProcessKey, Transport]) -> None:
         """Wait for TCP clients to connect, all at once; one that does not has crashed."""

@@ -112,6 +112,7 @@ class BotProcess(Transport):
             self.plan.cleanup()
             raise
         self.outbox = bytearray()
+        self.input_ends = False
         self._flushed_at_ns: int | None = time.monotonic_ns()
         self.stderr_tail = bytearray()
         self.stderr_bytes = 0
@@ -132,6 +133,12 @@ class BotProcess(Transport):
         self._flushed_at_ns = None
         self._write_some()
 
+    def end_input(self) -> None:
+        """Close stdin now if everything sent is written, else as soon as it is."""
+        self.input_ends = True
+        if not self.outbox:
+            self.close_stdin()
+
     def _write_some(self) -> None:
         assert self.stdin_fd is not None
         while self.outbox:
@@ -145,6 +152,8 @@ class BotProcess(Transport):
                 break
             del self.outbox[:written]
         self._flushed_at_ns = time.monotonic_ns()
+        if self.input_ends and not self.outbox:
+            self.close_stdin()
 
     def flushed_at_ns(self) -> int | None:
         return self._flushed_at_ns

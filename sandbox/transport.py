@@ -69,6 +69,13 @@ class Transport(ABC):
     def close(self) -> None:
         """End the conversation and release the bot."""
 
+    def end_input(self) -> None:
+        """Close the bot's stdin once everything queued has been written (it then reads EOF).
+
+        The default does nothing: a bot without a stdin of its own (a built-in) needs no EOF.
+        """
+        return None
+
     connect_deadline_ns = 0
     """For bots that must first connect (TCP): when they must have connected by."""
 

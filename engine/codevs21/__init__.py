@@ -1,6 +1,113 @@
-"""codevs21: CODE VS 2.1's "make the sum S" falling-block puzzle (rules/codevs21.md).
+"""codevs21: CODE VS 2.1's "make the sum S" falling-block puzzle, solo and versus (rules/codevs21.md).
 
-Groundwork, not registered yet: the packs and generator (``packs.py``), the field with its
-chains and scores (``field.py``) and the solo game (``solo.py``). The versus mode, the protocol,
-the built-in bots and the ``Game`` class come next.
+Not registered yet: the built-in bots, the versus bot side, the README and solo leagues come
+next. ``packs.py`` holds the packs and generator, ``field.py`` the well with its chains and
+scores, ``solo.py`` and ``versus.py`` the two modes, ``state.py`` and ``protocol.py`` what the
+referee needs.
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, PrivateAttr, model_validator
+
+from engine.core import Game
+
+OVERRIDES = ("W", "H", "T", "S", "N", "P", "Th", "A", "B_obs")
+
+
+class Codevs21(Game):
+    """codevs21 with its variant parameters (section 11 of the rules file)."""
+
+    name: ClassVar[str] = "codevs21"
+    title: ClassVar[str] = "CODE VS 2.1 (2013): drop packs of numbered blocks, erase runs that sum to S, chain them"
+    score_label: ClassVar[str] = "score"
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 2
+
+    mode: Literal["solo", "versus"] = Field("solo", description="solo: one bot, the qualifier; versus: two bots")
+    case: Literal["small", "medium", "large"] | None = Field(
+        None, description="the standard numbers: small, medium or large (default: small solo, large versus)"
+    )
+    W: int | None = Field(None, description="field width (default: the case's)")
+    H: int | None = Field(None, description="field height (default: the case's)")
+    T: int | None = Field(None, description="pack side (default: the case's)")
+    S: int | None = Field(None, description="the sum that erases (default: the case's)")
+    N: int | None = Field(None, description="turns, one pack each (default: the case's)")
+    P: int | None = Field(None, description="score exponent cap (default: the case's)")
+    Th: int | None = Field(None, description="fire threshold (default: the case's)")
+    A: int | None = Field(None, description="generator: blocks of each small value (default: the case's)")
+    B_obs: int | None = Field(None, description="generator: obstruction blocks (default: the case's)")
+    packs_file: str | None = Field(None, description="an official-format problem file played instead of the generator")
+    time_total_s: float = Field(60, gt=0, description="each bot's time bank for the whole game, in seconds")
+    send_params: bool = Field(False, description="true: the first input line is 'W H T S N P Th'")
+
+    _file_packs: list[tuple[int, ...]] | None = PrivateAttr(None)
+
+    @model_validator(mode="after")
+    def _playable(self) -> Codevs21:
+        """The numbers must make a game, and a packs file must hold its packs (section 11)."""
+        from engine.codevs21.packs import PackFileError, read_pack_file
+
+        params = self.params()
+        problems = params.problems(generating=self.packs_file is None)
+        if problems:
+            raise ValueError("; ".join(problems))
+        if self.packs_file is not None:
+            path = Path(self.packs_file)
+            try:
+                text = path.read_text(encoding="ascii")
+            except (OSError, UnicodeDecodeError) as error:
+                raise ValueError(f"packs_file {path}: cannot be read ({error})") from None
+            try:
+                self._file_packs = read_pack_file(text, params)
+            except PackFileError as error:
+                raise ValueError(f"packs_file {path}: {error}") from None
+        return self
+
+    def params(self) -> Any:
+        """The effective numbers: the case's, with the keys given here instead."""
+        from dataclasses import replace
+
+        from engine.codevs21.packs import CASES
+
+        case = self.case or ("small" if self.mode == "solo" else "large")
+        given = {key: getattr(self, key) for key in OVERRIDES if getattr(self, key) is not None}
+        return replace(CASES[case], **given)
+
+    def new_state(self, seed: int, seats: int | None = None) -> Any:
+        """A fresh game: one seat in solo, two in versus; packs from ``seed`` unless a packs file."""
+        from engine.codevs21.state import Codevs21State
+
+        wanted = 1 if self.mode == "solo" else 2
+        if seats is not None and seats != wanted:
+            raise ValueError(f"codevs21 {self.mode} is played by {wanted} bot{'s' if wanted > 1 else ''}, not {seats}")
+        if not 0 <= seed < 2**63:
+            raise ValueError(f"the game seed must be in 0 .. 2**63 - 1, not {seed}")
+        return Codevs21State(
+            mode=self.mode,
+            params=self.params(),
+            seed=seed,
+            file_packs=self._file_packs,
+            time_total_ms=round(self.time_total_s * 1000),
+            send_params=self.send_params,
+        )
+
+    def referee_protocol(self) -> Any:
+        from engine.codevs21.protocol import Codevs21Referee
+
+        return Codevs21Referee()
+
+    def bot_protocol(self, bot: Any) -> Any:
+        from engine.codevs21.protocol import SoloDriver
+
+        params = self.params()
+        return SoloDriver(bot, params.P, params.Th)
+
+    @classmethod
+    def builtin_bots(cls) -> Mapping[str, type]:
+        """None yet: the built-in strategies come with the game's registration."""
+        return {}
