@@ -1,9 +1,9 @@
 """codevs21: CODE VS 2.1's "make the sum S" falling-block puzzle, solo and versus (rules/codevs21.md).
 
-Not registered yet: the built-in bots, the versus bot side, the README and solo leagues come
-next. ``packs.py`` holds the packs and generator, ``field.py`` the well with its chains and
-scores, ``solo.py`` and ``versus.py`` the two modes, ``state.py`` and ``protocol.py`` what the
-referee needs.
+Not registered yet: the versus bot side, the README and solo leagues come next. ``packs.py``
+holds the packs and generator, ``field.py`` the well with its chains and scores, ``solo.py`` and
+``versus.py`` the two modes, ``state.py`` and ``protocol.py`` what the referee needs, ``bots.py``
+the built-in solo players.
 """
 
 from __future__ import annotations
@@ -109,5 +109,6 @@ class Codevs21(Game):
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:
-        """None yet: the built-in strategies come with the game's registration."""
-        return {}
+        from engine.codevs21.bots import BUILTIN_BOTS
+
+        return BUILTIN_BOTS

@@ -60,6 +60,11 @@ class Field:
         if not self.columns:
             self.columns = [[] for _ in range(self.params.W)]
 
+    def copy(self) -> Field:
+        """An independent copy, to try moves on."""
+        columns = [column[:] for column in self.columns]
+        return Field(self.params, columns, self.score, self.fire, self.max_chain, self.turns)
+
     def overflowed(self) -> bool:
         """Whether a block rests at row H or above (7.1)."""
         return any(len(column) > self.params.H for column in self.columns)

@@ -61,19 +61,32 @@ class Codevs21Referee(RefereeProtocol):
 
 @dataclass(frozen=True)
 class SoloObservation:
-    """What a built-in sees before choosing the move of one solo turn.
+    """What a built-in sees before choosing the move of one solo turn (a snapshot: it never changes).
 
     Attributes:
         params: The game's numbers.
         turn: The turn (0-based).
-        well: Its own field as the game stands (columns bottom first, score, fire count).
+        columns: Its own field, each column's blocks bottom first.
+        score: Its score so far.
+        fire: Its fire count Fc.
         packs: Every pack of the game, this turn's at ``packs[turn]``.
     """
 
     params: Params
     turn: int
-    well: Field
+    columns: tuple[tuple[int, ...], ...]
+    score: int
+    fire: int
     packs: tuple[Pack, ...]
+
+    @classmethod
+    def of(cls, well: Field, turn: int, packs: tuple[Pack, ...]) -> SoloObservation:
+        """The snapshot of ``well`` at ``turn``."""
+        return cls(well.params, turn, tuple(tuple(column) for column in well.columns), well.score, well.fire, packs)
+
+    def well(self) -> Field:
+        """A field to try moves on, as this snapshot shows it."""
+        return Field(self.params, [list(column) for column in self.columns], self.score, self.fire)
 
 
 class Codevs21Bot(Protocol):
@@ -120,7 +133,7 @@ class SoloDriver(BotDriver):
         game, moves = SoloGame(params, self.packs), []
         packs = tuple(self.packs)
         while not game.end:
-            x, rotation = self.bot.act(SoloObservation(params, game.turn, game.well, packs))
+            x, rotation = self.bot.act(SoloObservation.of(game.well, game.turn, packs))
             line = f"{x} {rotation}"
             moves.append(line)
             try:

@@ -89,8 +89,12 @@ class Codevs21State(State):
     def processes(self) -> frozenset[ProcessKey]:
         return frozenset() if self.is_over() else frozenset(ProcessKey(seat) for seat in range(self.seats))
 
-    def observation(self, request: Request) -> dict[str, Any]:
-        return {"seat": request.seat, "turn": self.turn, "pack": self.pack_of(request.seat)}
+    def observation(self, request: Request) -> Any:
+        """Solo: the ``SoloObservation`` a built-in gets for this turn."""
+        from engine.codevs21.protocol import SoloObservation
+
+        assert isinstance(self.game, SoloGame), "versus observations come with the versus bot side"
+        return SoloObservation.of(self.game.well, self.turn, tuple(self.packs))
 
     def time_allowance_ms(self, request: Request) -> int:
         return max(0, self.time_total_ms - self.used_ms[request.seat])
