@@ -102,10 +102,11 @@ class Codevs21(Game):
         return Codevs21Referee()
 
     def bot_protocol(self, bot: Any) -> Any:
-        from engine.codevs21.protocol import SoloDriver
+        """The bot side of this mode: the built-in learns P and Th here (they are not on the wire)."""
+        from engine.codevs21.protocol import SoloDriver, VersusDriver
 
         params = self.params()
-        return SoloDriver(bot, params.P, params.Th)
+        return (SoloDriver if self.mode == "solo" else VersusDriver)(bot, params.P, params.Th)
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:

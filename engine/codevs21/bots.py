@@ -14,8 +14,8 @@ import random
 from collections.abc import Iterator
 
 from engine.codevs21.field import Field
+from engine.codevs21.observations import SoloObservation, VersusObservation
 from engine.codevs21.packs import Pack, legal_positions, rotate
-from engine.codevs21.protocol import SoloObservation
 from engine.core import require_at_least
 
 
@@ -53,11 +53,11 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, observation: SoloObservation) -> tuple[int, int]:
+    def act(self, observation: SoloObservation | VersusObservation) -> tuple[int, int]:
         """A random legal move."""
         params = observation.params
         rotation = self.rng.randrange(4)
-        rotated = rotate(observation.packs[observation.turn], params.T, rotation)
+        rotated = rotate(observation.pack, params.T, rotation)
         return self.rng.choice(legal_positions(rotated, params.T, params.W)), rotation
 
 
@@ -71,11 +71,11 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, observation: SoloObservation) -> tuple[int, int]:
+    def act(self, observation: SoloObservation | VersusObservation) -> tuple[int, int]:
         """The best move by (no overflow, points now, lower field)."""
         well = observation.well()
         best_key, best = None, (0, 0)
-        for x, rotation, rotated in moves(observation.packs[observation.turn], well):
+        for x, rotation, rotated in moves(observation.pack, well):
             after, points, _ = tried(well, rotated, x)
             key = (not after.overflowed(), points, -height(after), self.rng.random())
             if best_key is None or key > best_key:
@@ -99,12 +99,12 @@ class ChainBot:
         self.width = width
         self.margin = margin
 
-    def act(self, observation: SoloObservation) -> tuple[int, int]:
+    def act(self, observation: SoloObservation | VersusObservation) -> tuple[int, int]:
         """Fire now or build, whichever the next pack says is worth more."""
         params, well, turn = observation.params, observation.well(), observation.turn
         fire_key, fire_move = None, (0, 0)
         builds = []
-        for x, rotation, rotated in moves(observation.packs[turn], well):
+        for x, rotation, rotated in moves(observation.pack, well):
             after, points, erased = tried(well, rotated, x)
             safe = not after.overflowed()
             key = (safe, points, -height(after), self.rng.random())

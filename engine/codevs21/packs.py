@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 Pack = tuple[int, ...]
 
@@ -40,6 +40,10 @@ class Params:
     Th: int
     A: int
     B_obs: int
+
+    def known_to_bots(self) -> Params:
+        """The numbers as a bot knows them: W H T S N from its input, P and Th from the rules (not A, B_obs)."""
+        return replace(self, A=0, B_obs=0)
 
     @property
     def obstruction(self) -> int:

@@ -5,16 +5,16 @@ the greeting; in solo the bot's stdin is then closed and nothing more is sent, a
 reads one ``X R`` line; in versus each turn from the second on first sends both packs of the
 turn, the opponent's last move and both stocks. Bot side (``SoloDriver``): reads the initial
 input and, after the last pack, answers every turn at once, N lines, playing its own copy of
-the game to show the bot each position.
+the game to show the bot each position; ``VersusDriver`` answers one turn at a time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.codevs21.field import Field
-from engine.codevs21.packs import Pack, Params, initial_input
+from engine.codevs21.observations import SoloObservation, VersusObservation, Well
+from engine.codevs21.packs import Pack, Params, initial_input, rotate
 from engine.codevs21.solo import MAX_LINE, MoveFault, SoloGame, read_move
 from engine.codevs21.state import FAULT_CODES, SOLO, Codevs21State
 from engine.codevs21.versus import VersusGame
@@ -59,40 +59,10 @@ class Codevs21Referee(RefereeProtocol):
         return 1000
 
 
-@dataclass(frozen=True)
-class SoloObservation:
-    """What a built-in sees before choosing the move of one solo turn (a snapshot: it never changes).
-
-    Attributes:
-        params: The game's numbers.
-        turn: The turn (0-based).
-        columns: Its own field, each column's blocks bottom first.
-        score: Its score so far.
-        fire: Its fire count Fc.
-        packs: Every pack of the game, this turn's at ``packs[turn]``.
-    """
-
-    params: Params
-    turn: int
-    columns: tuple[tuple[int, ...], ...]
-    score: int
-    fire: int
-    packs: tuple[Pack, ...]
-
-    @classmethod
-    def of(cls, well: Field, turn: int, packs: tuple[Pack, ...]) -> SoloObservation:
-        """The snapshot of ``well`` at ``turn``."""
-        return cls(well.params, turn, tuple(tuple(column) for column in well.columns), well.score, well.fire, packs)
-
-    def well(self) -> Field:
-        """A field to try moves on, as this snapshot shows it."""
-        return Field(self.params, [list(column) for column in self.columns], self.score, self.fire)
-
-
 class Codevs21Bot(Protocol):
     """What a built-in codevs21 bot implements."""
 
-    def act(self, observation: SoloObservation) -> tuple[int, int]:
+    def act(self, observation: SoloObservation | VersusObservation) -> tuple[int, int]:
         """The move ``(X, R)``."""
 
 
@@ -133,7 +103,7 @@ class SoloDriver(BotDriver):
         game, moves = SoloGame(params, self.packs), []
         packs = tuple(self.packs)
         while not game.end:
-            x, rotation = self.bot.act(SoloObservation.of(game.well, game.turn, packs))
+            x, rotation = self.bot.act(SoloObservation(params, game.turn, Well.of(game.well), packs))
             line = f"{x} {rotation}"
             moves.append(line)
             try:
@@ -141,3 +111,73 @@ class SoloDriver(BotDriver):
             except MoveFault:
                 break
         return moves
+
+
+class VersusDriver(BotDriver):
+    """The bot side of versus: reads the initial input and each turn's message, keeps both fields.
+
+    It answers turn 0 after the last pack of the initial input, and every later turn after the
+    turn's message (both packs, the opponent's last move, both stocks), replaying the last turn
+    on its copies of both fields first.
+
+    Args:
+        bot: The built-in; it learns P and Th from the launcher (they are not on the wire).
+        cap: The score exponent cap P.
+        threshold: The fire threshold Th.
+    """
+
+    def __init__(self, bot: Codevs21Bot, cap: int, threshold: int) -> None:
+        self.bot = bot
+        self.cap, self.threshold = cap, threshold
+        self.header: list[int] = []
+        self.rows: list[int] = []
+        self.packs: list[Pack] = []
+        self.message: list[Pack] = []
+        self.numbers: list[tuple[int, int]] = []
+        self.turn = 0
+        self.fields: tuple[Field, Field] | None = None
+        self.current: tuple[Pack, Pack] = ((), ())
+        self.stocks = (0, 0)
+        self.move = (0, 0)
+
+    @property
+    def params(self) -> Params:
+        width, height, side, target, turns = self.header
+        return Params(W=width, H=height, T=side, S=target, N=turns, P=self.cap, Th=self.threshold, A=0, B_obs=0)
+
+    def feed(self, line: str) -> str | None:
+        words = line.split()
+        if not self.header:
+            self.header = [int(word) for word in words[:5]]
+            return None
+        if self.fields is None or len(self.message) < 2:  # pack rows, of the initial input or a message
+            if words != ["END"]:
+                self.rows += [int(word) for word in words]
+                return None
+            (self.packs if self.fields is None else self.message).append(tuple(self.rows))
+            self.rows = []
+            if self.fields is None and len(self.packs) == self.header[4]:
+                self.fields = (Field(self.params), Field(self.params))
+                self.current = (self.packs[0], self.packs[0])  # no stock before the first turn
+                return self._answer()
+            return None
+        self.numbers.append((int(words[0]), int(words[1])))
+        if len(self.numbers) < 2:
+            return None
+        (other_x, other_rotation), self.stocks = self.numbers
+        side = self.header[2]
+        own, other = self.fields
+        own.play(rotate(self.current[0], side, self.move[1]), self.move[0])
+        other.play(rotate(self.current[1], side, other_rotation), other_x)
+        self.turn += 1
+        self.current, self.message, self.numbers = (self.message[0], self.message[1]), [], []
+        return self._answer()
+
+    def _answer(self) -> str:
+        assert self.fields is not None
+        own, other = self.fields
+        observation = VersusObservation(
+            self.params, self.turn, Well.of(own), Well.of(other), *self.current, self.stocks, tuple(self.packs)
+        )
+        self.move = self.bot.act(observation)
+        return f"{self.move[0]} {self.move[1]}"

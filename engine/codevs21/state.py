@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from dataclasses import field as data_field
 from typing import Any
 
+from engine.codevs21.observations import SoloObservation, VersusObservation, Well
 from engine.codevs21.packs import Pack, Params, fill_orders, generate
 from engine.codevs21.solo import EOF, FORMAT, ILLEGAL_MOVE, TIMEOUT, MoveFault, SoloGame, check_move
 from engine.codevs21.versus import VersusGame
@@ -89,12 +90,22 @@ class Codevs21State(State):
     def processes(self) -> frozenset[ProcessKey]:
         return frozenset() if self.is_over() else frozenset(ProcessKey(seat) for seat in range(self.seats))
 
-    def observation(self, request: Request) -> Any:
-        """Solo: the ``SoloObservation`` a built-in gets for this turn."""
-        from engine.codevs21.protocol import SoloObservation
-
-        assert isinstance(self.game, SoloGame), "versus observations come with the versus bot side"
-        return SoloObservation.of(self.game.well, self.turn, tuple(self.packs))
+    def observation(self, request: Request) -> SoloObservation | VersusObservation:
+        """What a built-in gets for this turn (the same its bot side rebuilds from the bytes)."""
+        if isinstance(self.game, SoloGame):
+            return SoloObservation(self.params.known_to_bots(), self.turn, Well.of(self.game.well), tuple(self.packs))
+        seat, other = request.seat, 1 - request.seat
+        players = self.game.players
+        return VersusObservation(
+            self.params.known_to_bots(),
+            self.turn,
+            Well.of(players[seat].well),
+            Well.of(players[other].well),
+            self.pack_of(seat),
+            self.pack_of(other),
+            (players[seat].stock, players[other].stock),
+            tuple(self.packs),
+        )
 
     def time_allowance_ms(self, request: Request) -> int:
         return max(0, self.time_total_ms - self.used_ms[request.seat])

@@ -52,3 +52,42 @@ def test_chains_outscores_greedy():
     chains = sum(play_through_both_sides("chains", seed).records()[0]["score"] for seed in range(3))
     greedy = sum(play_through_both_sides("greedy", seed).records()[0]["score"] for seed in range(3))
     assert chains > 2 * greedy, (chains, greedy)
+
+
+class Recording:
+    """Wraps a built-in and keeps what it saw."""
+
+    def __init__(self, bot):
+        self.bot, self.seen = bot, []
+
+    def act(self, observation):
+        self.seen.append(observation)
+        return self.bot.act(observation)
+
+
+@pytest.mark.parametrize(("first", "second"), [("random", "greedy"), ("chains", "random")])
+def test_versus_both_sides_agree_turn_by_turn(first, second):
+    """The versus bot side rebuilds from the bytes exactly what the state shows, both fields included."""
+    game = Codevs21(mode="versus", case="small", N=40, A=20, B_obs=40)
+    state, referee = game.new_state(9, 2), Codevs21Referee()
+    bots = [Recording(BUILTIN_BOTS[name](seed=seat)) for seat, name in enumerate((first, second))]
+    drivers = [game.bot_protocol(bot) for bot in bots]
+    queues = [[], []]
+    for seat in (0, 1):
+        queues[seat] += [r for r in map(drivers[seat].feed, referee.greeting(state, None).decode().splitlines()) if r]
+    while not state.is_over():
+        actions = {}
+        for request in state.to_act():
+            seat = request.seat
+            lines = referee.request(state, request).decode().splitlines()
+            queues[seat] += [reply for reply in map(drivers[seat].feed, lines) if reply]
+            assert len(queues[seat]) == 1, queues[seat]
+            assert bots[seat].seen[-1] == state.observation(request), "the bot side rebuilt another position"
+            action = referee.parse(state, request, queues[seat].pop())
+            assert state.check(request, action) is None
+            actions[request] = action
+        state.apply(actions)
+    records = state.records()
+    assert {record["end"] for record in records} <= {"clear", "overflow", ""}
+    assert state.result().ranks in ([1, 2], [2, 1], [1, 1])
+    assert type(state).from_json(state.to_json()).to_json() == state.to_json()
