@@ -115,3 +115,12 @@ def test_the_bot_side_reads_the_greeting_and_answers_every_turn_at_the_end():
     assert answers[:-1] == [None] * (len(lines) - 1)
     moves = answers[-1].split("\n")
     assert 1 <= len(moves) <= 30 and all(move.endswith(" 0") for move in moves)
+
+
+def test_the_readme_minimal_bot_plays_until_it_overflows(tmp_path):
+    readme = (Path(__file__).resolve().parents[2] / "engine" / "codevs21" / "README.md").read_text()
+    code = readme.split("## 7. A minimal bot (solo)\n\n```python\n")[1].split("```")[0]
+    (tmp_path / "bot.py").write_text(code)
+    result = play(Codevs21(case="small"), f"python3 {tmp_path / 'bot.py'}", seed=3).result
+    [record] = result.extra["records"]
+    assert result.termination.name == "NORMAL" and record["end"] == "overflow" and record["turns"] > 10
