@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.attack2048 import Attack2048
+from engine.codevs21 import Codevs21
 from engine.core import Game
 from engine.fish import Fish
 from engine.geister import Geister
@@ -17,6 +18,7 @@ GAMES: dict[str, type[Game]] = {
     Geister.name: Geister,
     Nimmt.name: Nimmt,
     Fish.name: Fish,
+    Codevs21.name: Codevs21,
 }
 
 

@@ -243,6 +243,17 @@ class Game(BaseModel, ABC):
         A class is constructed as ``cls(seed=..., **params)`` and answers ``act(observation)``.
         """
 
+    def seat_counts(self) -> range:
+        """How many bots this variant seats (codevs21's solo one, its versus two)."""
+        return range(self.min_seats, self.max_seats + 1)
+
+    def seats_hint(self) -> str:
+        """Which variant keys change the number of seats, for people ("" when none do)."""
+        return ""
+
+    path_keys: ClassVar[tuple[str, ...]] = ()
+    """Variant keys that name files: a league resolves them against the league file's folder."""
+
     def bot_rules(self) -> dict[str, Any]:
         """Variant rules a built-in bot must know that the protocol does not tell it.
 

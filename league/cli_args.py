@@ -68,9 +68,10 @@ def validated(model: type[ModelT], params: dict[str, Any], flag: str, what: str)
         raise UsageError(f"{flag} {key}={params.get(key)!r}: {message}") from None
 
 
-def seat_range(game: type[Game]) -> str:
-    """How many bots play a game, in words: ``2``, ``2 to 10``."""
-    return f"{game.min_seats}" + (f" to {game.max_seats}" if game.max_seats != game.min_seats else "")
+def seat_range(game: type[Game] | range) -> str:
+    """How many bots play a game (or a variant's ``seat_counts``), in words: ``2``, ``2 to 10``."""
+    low, high = (game[0], game[-1]) if isinstance(game, range) else (game.min_seats, game.max_seats)
+    return f"{low}" + (f" to {high}" if high != low else "")
 
 
 def build_game(name: str, assignments: list[str]) -> Game:

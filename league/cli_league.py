@@ -66,6 +66,8 @@ def describe(league: League, specs: list[GameSpec]) -> str:
             else f"{plural(config.tables, 'table')} of each size ({' and '.join(map(str, sizes))} players)"
         )
         per = f"{tables}, each played once per seat rotation and variant"
+    elif config.format == "solo":
+        per = f"{plural(config.runs_per_case, 'run')} per bot and variant, every bot on the same seeds"
     else:
         per = f"{config.games_per_pair} per pair and variant"
     lines = [

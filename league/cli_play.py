@@ -45,8 +45,13 @@ from sandbox.limits import SandboxMode
 
 
 def _seat_count_error(game: Game, bots: list[str]) -> UsageError:
-    game_class = type(game)
-    message = f"{game.name} is played by {seat_range(game_class)} bots, {len(bots)} given"
+    game_class, counts = type(game), game.seat_counts()
+    if counts != range(game_class.min_seats, game_class.max_seats + 1):  # this variant seats fewer
+        bot = "bot" if counts[-1] == 1 else "bots"
+        message = f"{game.name} as set here is played by {seat_range(counts)} {bot}, {len(bots)} given"
+        message += f" ({game.seats_hint()})" if game.seats_hint() else ""
+    else:
+        message = f"{game.name} is played by {seat_range(game_class)} bots, {len(bots)} given"
     quoted = unquoted_command(bots, builtin_names(game_class))
     if quoted:
         message += f"; a command line with spaces is one BOT: quote it, e.g. {quoted}"
@@ -56,7 +61,7 @@ def _seat_count_error(game: Game, bots: list[str]) -> UsageError:
 def bot_specs(game: Game, args: argparse.Namespace) -> list[BotSpec]:
     """The seated bots of ``league play``: parsed, checked, with their folders and parameters."""
     seats = len(args.bots)
-    if not type(game).min_seats <= seats <= type(game).max_seats:
+    if seats not in game.seat_counts():
         raise _seat_count_error(game, args.bots)
     quoted = unquoted_command(args.bots, builtin_names(type(game)))
     folders: dict[int, str] = {}
@@ -156,7 +161,9 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
         )
     winner = result.winner
     firsts = [seat for seat, rank in enumerate(result.ranks) if rank == 1]
-    if winner is not None:
+    if len(specs) == 1:
+        verdict = f"seat 0 ({specs[0].name}) played alone"
+    elif winner is not None:
         verdict = f"seat {winner} ({specs[winner].name}) wins"
     elif len(specs) == 2 or len(firsts) == len(specs):
         verdict = "draw"

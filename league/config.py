@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine import GAMES
 from engine.core import Game, plural
+from league.formats import format_problem
 from league.players import (
     BotSpec,
     BotSpecError,
@@ -86,10 +87,11 @@ class LeagueConfig(_Strict):
     game: str
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
-    format: Literal["round_robin", "gauntlet", "tables"] = "round_robin"
+    format: Literal["round_robin", "gauntlet", "tables", "solo"] = "round_robin"
     games_per_pair: int = Field(2, ge=1, strict=True)
     players_per_table: list[int] | None = None
     tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
+    runs_per_case: int = Field(3, ge=1, strict=True)
     candidates: list[str] = Field(default_factory=list)
     seed: int = Field(0, ge=0, lt=2**63)
     concurrency: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
@@ -159,11 +161,15 @@ class LeagueConfig(_Strict):
         """Table sizes the game allows and the league can fill; pair keys only for pairs, and back."""
         game = GAMES[self.game]
         allowed = f"{game.min_seats}" + (f" to {game.max_seats}" if game.max_seats > game.min_seats else "")
+        if self.format != "solo" and "runs_per_case" in self.model_fields_set:
+            raise ValueError(f"runs_per_case: only format: solo plays runs (this league is {self.format})")
+        if self.format == "solo" and "games_per_pair" in self.model_fields_set:
+            raise ValueError("games_per_pair: a solo league has no pairs; say how many runs with runs_per_case: N")
         if self.format != "tables":
             for key in ("players_per_table", "tables"):
                 if key in self.model_fields_set:
                     raise ValueError(f"{key}: only format: tables seats bots at tables (this league is {self.format})")
-            if game.min_seats > 2:
+            if game.min_seats > 2 and self.format != "solo":
                 raise ValueError(f"format: {game.name} is played by {allowed} players; use format: tables")
             return
         if "games_per_pair" in self.model_fields_set:
@@ -318,13 +324,20 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
     game_class = GAMES[config.game]
     games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}
+    problem = format_problem(config.format, config.players_per_table, games)
+    if problem:
+        raise ConfigError(f"{path}: {problem}")
     bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
     return League(config, path, games, bots)
 
 
 def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, Any]) -> Game:
+    params = dict(params or {})
+    for key in game_class.path_keys:  # files named in a variant are found next to the league file
+        if isinstance(params.get(key), str):
+            params[key] = str((path.parent / params[key]).resolve())
     try:
-        return game_class(**(params or {}))
+        return game_class(**params)
     except ValidationError as error:
         problem = error.errors()[0]
         key = _where(problem["loc"])

@@ -168,6 +168,8 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
         result = record["result"]
         _tally(table, seats, result)
         ranks = result["ranks"]
+        if len(seats) == 1:  # a solo game: nobody was played, nothing to rate
+            continue
         if len(seats) == 2:
             rated = one_vs_one.rate(current[seats[0]], current[seats[1]], ranks[0], ranks[1])
         else:

@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from league.analysis import bootstrap  # noqa: E402
+from league.qualifier import write_solo_report  # noqa: E402
 from league.ratings import LeagueTable, league_table, rank_points, ranking, scored  # noqa: E402
 from league.store import ResultStore  # noqa: E402
 
@@ -292,6 +293,8 @@ def write_report(
     if game_ids is not None:
         wanted = set(game_ids)
         records = [record for record in records if record["game_id"] in wanted]
+    if records and all(len(record["spec"]["seats"]) == 1 for record in records):
+        return write_solo_report(folder, league_name, records, bots, variants)  # a solo league: no pairings
     overall = league_table(records, bots)
     order = ranking(overall)
     tables = {"all": overall} | {

@@ -27,7 +27,7 @@ from typing import Any
 
 from league.config import League
 from league.report import remove_report
-from league.schedule import GameSpec, gauntlet, round_robin, tables
+from league.schedule import GameSpec, gauntlet, round_robin, solo, tables
 from league.store import INFRA_ERROR, ResultStore
 from league.worker import LeagueSetup, failure_detail, infra_record, play_game, spec_to_data
 from sandbox.jail import Sandbox, sweep_stale_scratch
@@ -92,6 +92,8 @@ def _draw_schedule(league: League) -> list[GameSpec]:
     if config.format == "gauntlet":
         field = [name for name in names if name not in config.candidates]
         specs = gauntlet(config.name, config.candidates, field, variants, config.games_per_pair, config.seed, prints)
+    elif config.format == "solo":
+        specs = solo(config.name, names, variants, config.runs_per_case, config.seed, prints)
     elif config.format == "tables":
         sizes = config.players_per_table or []
         specs = tables(config.name, names, variants, sizes, config.tables, config.seed, prints)

@@ -2,8 +2,8 @@
 
 Games come in pairs that share one seed with the seats swapped, so a first-seat advantage
 cancels out; bots of multi-player games sit at tables, each table played once per rotation of
-its seats on one seed. Every variant is played on the same seeds, so variants compare like with
-like.
+its seats on one seed; in a solo league every bot plays alone on the same seeds. Every variant
+is played on the same seeds, so variants compare like with like.
 A game's id is a hash of the league, the variant, the pairing, the round and the seat order:
 the same config always gives the same ids, whatever runs them.
 """
@@ -161,6 +161,28 @@ def gauntlet(
     """Each candidate plays each bot of the field (not each other), like a round robin's pairs."""
     pairings = [(candidate, opponent) for candidate in candidates for opponent in field if opponent != candidate]
     return _pair_games(league, seed, variants, pairings, games_per_pair, fingerprints or {})
+
+
+def solo(
+    league: str,
+    bots: Sequence[str],
+    variants: Sequence[str],
+    runs: int,
+    seed: int,
+    fingerprints: Mapping[str, str] | None = None,
+) -> list[GameSpec]:
+    """Every bot plays every variant ``runs`` times alone, all bots on the same seeds (a qualifier).
+
+    Run ``r`` of every variant and bot has one seed, so bots are compared on the same packs and
+    variants (the qualifier's cases) on the same seeds.
+    """
+    prints = fingerprints or {}
+    games: list[GameSpec] = []
+    for run in range(runs):
+        run_seed = derive_seed(seed, "solo", run)
+        for name in bots:
+            _add_variants(games, league, seed, variants, prints, (name,), run, (name,), run_seed, "solo")
+    return games
 
 
 def tables(

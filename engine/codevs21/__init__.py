@@ -78,6 +78,20 @@ class Codevs21(Game):
         given = {key: getattr(self, key) for key in OVERRIDES if getattr(self, key) is not None}
         return replace(CASES[case], **given)
 
+    path_keys: ClassVar[tuple[str, ...]] = ("packs_file",)
+
+    def seat_counts(self) -> range:
+        """One bot in solo, two in versus."""
+        return range(1, 2) if self.mode == "solo" else range(2, 3)
+
+    def variant(self) -> dict[str, Any]:
+        """The variant parameters as plain data, the overrides not given left out."""
+        return {key: value for key, value in super().variant().items() if value is not None or key == "case"}
+
+    def seats_hint(self) -> str:
+        """The mode decides the seats."""
+        return "--set mode=solo: one bot; --set mode=versus: two"
+
     def new_state(self, seed: int, seats: int | None = None) -> Any:
         """A fresh game: one seat in solo, two in versus; packs from ``seed`` unless a packs file."""
         from engine.codevs21.state import Codevs21State
@@ -107,6 +121,23 @@ class Codevs21(Game):
 
         params = self.params()
         return (SoloDriver if self.mode == "solo" else VersusDriver)(bot, params.P, params.Th)
+
+    def render(self, final_state: dict[str, Any]) -> str:
+        """Each seat's record and its well as the game left it (top row first, ``#`` obstruction)."""
+        from engine.codevs21.state import Codevs21State
+
+        state = Codevs21State.from_json(final_state)
+        game, lines = state.game, []
+        wells = [game.well] if hasattr(game, "well") else [player.well for player in game.players]
+        for seat, (record, well) in enumerate(zip(state.records(), wells, strict=True)):
+            figures = ", ".join(f"{key} {value}" for key, value in record.items())
+            lines.append(f"seat {seat}: {figures}")
+            top = max((len(column) for column in well.columns), default=0)
+            for y in range(top - 1, -1, -1):
+                cells = [column[y] if y < len(column) else 0 for column in well.columns]
+                row = " ".join("#" if value > well.params.S else str(value) if value else "." for value in cells)
+                lines.append(f"  {y:>2} | {row}")
+        return "\n".join(lines)
 
     @classmethod
     def builtin_bots(cls) -> Mapping[str, type]:
