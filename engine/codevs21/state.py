@@ -16,7 +16,7 @@ from typing import Any
 from engine.codevs21.observations import SoloObservation, VersusObservation, Well
 from engine.codevs21.packs import Pack, Params, fill_orders, generate
 from engine.codevs21.solo import EOF, FORMAT, ILLEGAL_MOVE, TIMEOUT, MoveFault, SoloGame, check_move
-from engine.codevs21.versus import VersusGame
+from engine.codevs21.versus import SURVIVED, VersusGame
 from engine.core import Fault, ProcessKey, Request, Result, State, Termination, ranks_from_keys
 
 SOLO, VERSUS = "solo", "versus"
@@ -172,7 +172,8 @@ class Codevs21State(State):
         else:
             ranks = ranks_from_keys([(records[0]["score"],)])
         offenders = [seat for seat in range(self.seats) if self.faults[seat]]
-        termination, code = Termination.NORMAL, str(records[0]["end"])
+        ends = [str(record["end"]) for record in records]
+        termination, code = Termination.NORMAL, next((end for end in ends if end != SURVIVED), ends[0])
         detail = "; ".join(self.faults[seat] for seat in offenders) or ", ".join(
             f"seat {seat} {record['end']} after {record['turns']} turns" for seat, record in enumerate(records)
         )

@@ -18,6 +18,9 @@ from engine.codevs21.field import Field, Step, attack
 from engine.codevs21.packs import Pack, Params, pack_lines
 from engine.codevs21.solo import CLEAR, OVERFLOW, MoveFault, check_move, read_move
 
+SURVIVED = "survived"
+"""The end of a player whose game was still on when the opponent's ended."""
+
 
 def exchange(attacks: tuple[int, int], stocks: tuple[int, int]) -> tuple[int, int]:
     """The stocks after a turn's exchange (4.3, step 6): attacks cancel their own stock, the rest crosses."""
@@ -112,6 +115,8 @@ class VersusGame:
         self.steps.append(turn_steps)
         self.turn += 1
         if any(player.end for player in self.players):
+            for player in self.players:
+                player.end = player.end or SURVIVED
             return
         stocks = exchange((attacks[0], attacks[1]), (self.players[0].stock, self.players[1].stock))
         for player, stock in zip(self.players, stocks, strict=True):
@@ -124,7 +129,7 @@ class VersusGame:
 
     def ranks(self) -> list[int]:
         """Each player's rank (7.2): the only one still playing wins; otherwise the higher score; a draw shares 1."""
-        ended = [player.end not in ("", CLEAR) for player in self.players]
+        ended = [player.end not in ("", CLEAR, SURVIVED) for player in self.players]
         if ended[0] != ended[1]:
             return [2, 1] if ended[0] else [1, 2]
         first, second = (player.well.score for player in self.players)

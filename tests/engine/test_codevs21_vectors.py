@@ -323,3 +323,22 @@ def test_pack_files_that_do_not_fit_are_refused(text, words):
 def test_numbers_that_cannot_be_played_are_named():
     assert params(3, 5, 4, 10, 1).problems(generating=False) == ["W >= T >= 1 is needed (W=3, T=4)"]
     assert "cannot fill 1000 packs" in params(10, 16, 4, 10, 1000, A=1, B_obs=0).problems(generating=True)[0]
+
+
+def test_versus_the_player_still_standing_wins_and_is_marked_survived():
+    numbers = params(2, 2, 1, 10, 5)
+    game = VersusGame(numbers, [(1,)] * 5, [[0]] * 5)
+    for a, b in ((b"0 0", b"0 0"), (b"0 0", b"1 0"), (b"0 0", b"1 0")):
+        game.play([a, b])
+    assert game.is_over() and game.turn == 3
+    assert (game.record(0)["end"], game.record(1)["end"]) == ("overflow", "survived")
+    assert game.ranks() == [2, 1]
+
+
+def test_versus_a_fault_loses_and_its_move_is_not_applied():
+    numbers = params(4, 6, 3, 10, 2)
+    packs = [grid("0 0 0 / 0 0 11 / 0 0 11")] * 2
+    game = VersusGame(numbers, packs, [list(range(9))] * 2)
+    game.play([b"0 4", b"0 0"])
+    assert game.record(0)["end"] == "fault:illegal_move" and game.record(0)["turns"] == 0
+    assert game.record(1)["end"] == "survived" and game.ranks() == [2, 1]
