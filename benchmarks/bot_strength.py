@@ -16,6 +16,10 @@ interval over all pairs (pairs of one game are not independent: read the interva
 too narrow), the mean scores, the mean milliseconds per reply of each side (whole ms per reply
 as the referee clocks them) and the distinct games.
 
+For a solo game (codevs21, ``--set mode=solo``, the default) both bots play every case alone
+on the same ``--games / 2`` seeds, through ``benchmarks/codevs21_solo.py``: mean score, max chain
+and turns per case (figures in that script's docstring).
+
 For attack2048 (a match is two halves, each bot attacking once and defending once) it also prints,
 per bot and role, the mean defender score and the mean half length in plies. Built-in bots learn
 the variant's 4-tile rules from the launcher (``Game.bot_rules``), as in leagues.
@@ -51,6 +55,7 @@ import json
 import math
 import multiprocessing
 import statistics
+import sys
 
 from league.cli_args import build_game
 from league.players import make_launcher, parse_bot_argument
@@ -183,6 +188,12 @@ def main():
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
     game = build_game(args.game, args.set)
+    if game.seat_counts() == range(1, 2):  # a solo game (codevs21): both bots alone on the same seeds
+        from codevs21_solo import main as solo_main
+
+        sys.argv = [sys.argv[0], "--seeds", str(max(1, args.games // 2)), "--bots", f"{args.bot_a},{args.bot_b}"]
+        solo_main()
+        return
     if not game.min_seats <= args.players <= game.max_seats:
         parser.error(f"{args.game} seats {game.min_seats} to {game.max_seats} players, not {args.players}")
     if args.players >= 3:
