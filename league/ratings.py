@@ -61,9 +61,20 @@ class BotStanding:
     @property
     def mean_score(self) -> str:
         """The mean of its game scores to two decimals, computed exactly (scores can pass 2**53)."""
-        if not self.games:
-            return "0.00"
-        return str((Decimal(self.score_sum) / self.games).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
+        return exact_mean([self.score_sum], self.games)
+
+
+def exact_mean(values: list[int], count: int | None = None) -> str:
+    """The mean of integers to two decimals as text, never through a float (scores can pass 2**53).
+
+    Args:
+        values: The integers (or their sum alone, with ``count``).
+        count: How many values the sum stands for (default: ``len(values)``).
+    """
+    count = len(values) if count is None else count
+    if not count:
+        return "0.00"
+    return str((Decimal(sum(values)) / count).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
 
 
 def rank_points(ranks: list[int], seat: int) -> float:

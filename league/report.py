@@ -24,7 +24,7 @@ import pandas as pd  # noqa: E402
 
 from league.analysis import bootstrap  # noqa: E402
 from league.qualifier import write_solo_report  # noqa: E402
-from league.ratings import LeagueTable, league_table, rank_points, ranking, scored  # noqa: E402
+from league.ratings import LeagueTable, exact_mean, league_table, rank_points, ranking, scored  # noqa: E402
 from league.store import ResultStore  # noqa: E402
 
 
@@ -93,7 +93,7 @@ def variant_frame(records: list[dict[str, Any]], variants: Sequence[str]) -> pd.
                 "variant": variant,
                 "games": len(games),
                 "distinct_games": len({_fingerprint(r) for r in games}),
-                "mean_score": round(sum(scores) / len(scores), 2) if scores else 0.0,
+                "mean_score": exact_mean(scores),
                 "score_sd": round(pd.Series(scores, dtype="float64").std(ddof=0), 2) if scores else 0.0,
                 "mean_plies": round(sum(plies) / len(plies), 2) if plies else 0.0,
                 "first_seat_win_rate": round(seat0 / len(decided), 3) if decided else 0.0,

@@ -124,3 +124,16 @@ def test_the_readme_minimal_bot_plays_until_it_overflows(tmp_path):
     result = play(Codevs21(case="small"), f"python3 {tmp_path / 'bot.py'}", seed=3).result
     [record] = result.extra["records"]
     assert result.termination.name == "NORMAL" and record["end"] == "overflow" and record["turns"] > 10
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("10 16 4 10 2\n" + "1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\nEND\n" * 2, "but the game is 10 16 4 10 1000"),
+        ("10 16 4 10 1000\n" + "0 0 0 0\n" * 4 + "END\n", "pack 0 holds no block"),
+    ],
+)
+def test_a_packs_file_that_does_not_fit_is_one_line_and_exit_2(tmp_path, league_cli, content, words):
+    (tmp_path / "problem.txt").write_text(content)
+    status, out, err = league_cli("play", "codevs21", "random", "--set", f"packs_file={tmp_path / 'problem.txt'}")
+    assert status == 2 and out == "" and err.count("\n") == 1 and words in err, err
