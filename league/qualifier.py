@@ -26,8 +26,14 @@ def run_figures(record: dict[str, Any]) -> tuple[int, int, int]:
     return int(record["result"]["scores"][0]), int(extra[0].get("max_chain", 0)), int(extra[0].get("turns", 0))
 
 
+def run_end(record: dict[str, Any]) -> str:
+    """How one solo game ended (``clear``, ``overflow``, ``fault:<code>``; "" when the game does not say)."""
+    extra = (record["result"].get("extra") or {}).get("records") or [{}]
+    return str(extra[0].get("end", ""))
+
+
 def qualifier_frame(records: Sequence[dict[str, Any]], bots: Sequence[str], variants: Sequence[str]) -> pd.DataFrame:
-    """One row per bot, best first: its place, every case's rank and sums, and the totals.
+    """One row per bot, best first: its place, every case's rank and sums, the totals, faults and overflows.
 
     Sums are exact integers written as text (scores pass 2**53).
     """
@@ -42,6 +48,13 @@ def qualifier_frame(records: Sequence[dict[str, Any]], bots: Sequence[str], vari
         ranks = ranks_from_keys([tuple(sums[bot, case][:3]) for bot in bots])
         case_ranks.update({(bot, case): rank for bot, rank in zip(bots, ranks, strict=True)})
     totals = {bot: [sum(sums[bot, case][k] for case in variants) for k in range(3)] for bot in bots}
+    ends = {bot: {"faults": 0, "overflows": 0} for bot in bots}
+    for record in records:
+        bot, end = record["spec"]["seats"][0], run_end(record)
+        if bot in ends and (end.startswith("fault") or record["result"].get("offenders")):
+            ends[bot]["faults"] += 1
+        elif bot in ends and end == "overflow":
+            ends[bot]["overflows"] += 1
     keys = [(-sum(case_ranks[bot, case] for case in variants), *totals[bot]) for bot in bots]
     places = dict(zip(bots, ranks_from_keys(keys), strict=True))
     rows = []
@@ -53,6 +66,7 @@ def qualifier_frame(records: Sequence[dict[str, Any]], bots: Sequence[str], vari
             row |= {f"{case}_rank": case_ranks[bot, case], f"{case}_runs": runs, f"{case}_score": str(score)}
             row |= {f"{case}_max_chain": chain, f"{case}_turns": turns}
         row |= {"score": str(totals[bot][0]), "max_chain": totals[bot][1], "turns": totals[bot][2]}
+        row |= ends[bot]
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -61,8 +75,9 @@ METHOD = (
     "Ranked as the CODE VS 2.1 qualifier was: per case (variant) each bot's runs are added up and the"
     " bots ranked by score, then max chain, then turns (equal sums share a rank); overall by the sum"
     " of case ranks, then total score, total max chain and total turns; bots equal in all share a"
-    " place. Every bot played the same seeds. No bot played another, so there are no ratings or"
-    " head-to-head strengths: the ranking rests on these sums alone."
+    " place. faults counts the games a bot's fault ended (its score until then kept), overflows the"
+    " games that ended with its well full. Every bot played the same seeds. No bot played another,"
+    " so there are no ratings or head-to-head strengths: the ranking rests on these sums alone."
 )
 
 

@@ -39,6 +39,7 @@ class _Pending:
     cpu_start_ns: int | None
     referee_busy_ns: int = 0
     flushed_ns: int | None = None
+    thought_ahead_ns: int = 0
 
 
 class Referee:
@@ -67,6 +68,7 @@ class Referee:
         self.time_used_ms = [0] * len(self.launchers)
         self.stderr: list[StderrTail] = []
         self.failed_launches: set[ProcessKey] = set()
+        self.thought_ahead_ns: dict[ProcessKey, int] = {}
 
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
@@ -109,7 +111,12 @@ class Referee:
         for key, transport in started.items():
             greeting = self.protocol.greeting(state, key)
             if greeting:
+                began = time.monotonic_ns()
                 transport.send(greeting)
+                if isinstance(transport, InProcessTransport) and transport.buffer:
+                    # A built-in that answered while reading (codevs21 solo: every move at once)
+                    # thought on its clock: charged to its first request, as a program's would be.
+                    self.thought_ahead_ns[key] = time.monotonic_ns() - began
             if self.protocol.ends_input_after_greeting(state, key):
                 transport.end_input()
 
@@ -181,7 +188,9 @@ class Referee:
                 for earlier in pending.values():
                     earlier.referee_busy_ns += time.monotonic_ns() - began
             allowance = state.time_allowance_ms(request)
-            pending[request] = _Pending(transport, allowance, time.monotonic_ns(), cpu_start)
+            thinker = next((k for k in self.thought_ahead_ns if (k.seat, k.role) == (request.seat, request.role)), None)
+            ahead = self.thought_ahead_ns.pop(thinker) if thinker is not None else 0
+            pending[request] = _Pending(transport, allowance, time.monotonic_ns(), cpu_start, thought_ahead_ns=ahead)
         accepted: dict[Request, Any] = {}
         while pending:
             now = time.monotonic_ns()
@@ -190,7 +199,7 @@ class Referee:
                 if wait.flushed_ns is None:  # kept once known: an NG sent later does not restart the clock
                     wait.flushed_ns = wait.transport.flushed_at_ns()
                 start = wait.flushed_ns
-                since = (start if start is not None else wait.sent_ns) + wait.referee_busy_ns
+                since = (start if start is not None else wait.sent_ns) + wait.referee_busy_ns - wait.thought_ahead_ns
                 event = wait.transport.take_line(
                     self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes
                 )
@@ -318,6 +327,8 @@ class Referee:
         elif event.kind == LineKind.EOF:
             termination = Termination.CRASH
             detail = f"seat {seat} {transport.describe_exit()} before answering {what}"
+            if transport.buffer:  # bytes without their newline, which the rules do not take as a line
+                detail += f"; it sent {_shorten(bytes(transport.buffer).decode('latin-1'))} without a newline"
         elif event.kind == LineKind.FLOOD:
             termination = Termination.BAD_OUTPUT
             detail = f"seat {seat} printed over {transport.max_output_bytes} bytes in this game, by {what}"

@@ -84,7 +84,7 @@ class GreedyBot:
 
 
 class ChainBot:
-    """Builds a field that can chain, and fires when building no longer promises more (module docstring).
+    """Builds a well that can chain; fires when the next pack promises no more than firing now.
 
     Args:
         seed: Seeds the tie-breaks.

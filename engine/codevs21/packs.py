@@ -145,10 +145,15 @@ def read_pack_file(text: str, params: Params) -> list[Pack]:
     try:
         given = [int(word) for word in words[:5]]
     except ValueError:
-        raise PackFileError(f"its first line must be 'W H T S N' ({' '.join(map(str, header))})") from None
+        given = []
+    if len(given) < 5:
+        raise PackFileError(f"its first line must be 'W H T S N' ({' '.join(map(str, header))} for this game)")
     if given != header:
+        cases = [name for name, case in CASES.items() if [case.W, case.H, case.T, case.S] == given[:4]]
+        hint = f"; it is the {cases[0]} case's: set case: {cases[0]}" if cases else ""
+        hint += f" and N: {given[4]}" if cases and given[4] != CASES[cases[0]].N else ""
         raise PackFileError(
-            f"its first line says W H T S N = {' '.join(words[:5])}, but the game is {' '.join(map(str, header))}"
+            f"its first line says W H T S N = {' '.join(words[:5])}, but the game is {' '.join(map(str, header))}{hint}"
         )
     allowed = {0, params.obstruction, *range(1, params.S)}
     area, cursor, packs = params.T**2, 5, []
@@ -168,6 +173,8 @@ def read_pack_file(text: str, params: Params) -> list[Pack]:
             raise PackFileError(f"pack {number} holds no block")
         packs.append(values)
         cursor += area + 1
+    if cursor < len(words):
+        raise PackFileError(f"it holds more than the {params.N} packs its first line announces")
     return packs
 
 

@@ -44,8 +44,8 @@ def read_move(line: bytes) -> tuple[int, int]:
         raise MoveFault(FORMAT, f"a line of {len(line)} bytes, over the {MAX_LINE} allowed")
     match = MOVE_LINE.fullmatch(line)
     if match is None:
-        shown = line[:40].decode("ascii", "replace")
-        raise MoveFault(FORMAT, f"{shown!r} is not 'X R' (two integers)")
+        shown = line[:40].decode("ascii", "backslashreplace")  # non-ASCII bytes shown as \\xNN
+        raise MoveFault(FORMAT, f"'{shown}' is not 'X R' (two integers in ASCII)")
     return int(match.group(1)), int(match.group(2))
 
 

@@ -137,3 +137,11 @@ def test_a_packs_file_that_does_not_fit_is_one_line_and_exit_2(tmp_path, league_
     (tmp_path / "problem.txt").write_text(content)
     status, out, err = league_cli("play", "codevs21", "random", "--set", f"packs_file={tmp_path / 'problem.txt'}")
     assert status == 2 and out == "" and err.count("\n") == 1 and words in err, err
+
+
+def test_a_built_in_that_answers_every_move_at_once_is_charged_its_thinking(play_json):
+    small = ["--set", "N=40", "--set", "A=15", "--set", "B_obs=40"]
+    data = play_json("codevs21", "chains", *small, "--set", "time_total_s=0.001")
+    assert (data["result"]["termination"], data["result"]["reason_code"]) == ("TIMEOUT", "timeout")
+    data = play_json("codevs21", "chains", *small)
+    assert data["result"]["termination"] == "NORMAL" and data["time_used_ms"][0] > 1

@@ -55,6 +55,15 @@ def test_the_qualifier_ranks_each_case_by_its_sums_then_the_sum_of_case_ranks():
     assert (frame.loc["a", "large_rank"], frame.loc["b", "large_rank"], frame.loc["c", "large_rank"]) == (2, 2, 1)
     assert frame.loc["c", "place"] == 1 and frame.loc["b", "place"] == 2 and frame.loc["a", "place"] == 3
     assert frame.loc["a", "small_runs"] == 2 and frame.loc["a", "rank_sum"] == 5
+    assert (frame.loc["a", "faults"], frame.loc["a", "overflows"]) == (0, 0)
+
+
+def test_faults_and_overflows_are_counted_per_bot():
+    faulted, overflowed = record("a", "small", 3, 1, 9), record("a", "small", 4, 1, 9, run=1)
+    faulted["result"]["extra"]["records"][0]["end"] = "fault:illegal_move"
+    overflowed["result"]["extra"]["records"][0]["end"] = "overflow"
+    frame = qualifier_frame([faulted, overflowed, record("b", "small", 1, 0, 3)], ["a", "b"], ["small"])
+    assert frame.set_index("bot").loc["a", ["faults", "overflows"]].tolist() == [1, 1]
 
 
 def test_bots_equal_in_everything_share_a_place():
