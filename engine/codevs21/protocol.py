@@ -66,8 +66,8 @@ class Codevs21Bot(Protocol):
         """The move ``(X, R)``."""
 
 
-class SoloDriver(BotDriver):
-    """The bot side of solo: reads the initial input, then prints every move, one line a turn.
+class _Driver(BotDriver):
+    """What both bot sides keep: the built-in, P and Th, the header and the packs read so far.
 
     Args:
         bot: The built-in; it learns P and Th from the launcher (they are not on the wire).
@@ -82,6 +82,16 @@ class SoloDriver(BotDriver):
         self.rows: list[int] = []
         self.packs: list[Pack] = []
 
+    @property
+    def params(self) -> Params:
+        """The game's numbers as the bot knows them (W H T S N from the header, P and Th given)."""
+        width, height, side, target, turns = self.header
+        return Params(W=width, H=height, T=side, S=target, N=turns, P=self.cap, Th=self.threshold, A=0, B_obs=0)
+
+
+class SoloDriver(_Driver):
+    """The bot side of solo: reads the initial input, then prints every move, one line a turn."""
+
     def feed(self, line: str) -> str | None:
         words = line.split()
         if not self.header:
@@ -92,11 +102,9 @@ class SoloDriver(BotDriver):
             return None
         self.packs.append(tuple(self.rows))
         self.rows = []
-        width, height, side, target, turns = self.header
-        if len(self.packs) < turns:
+        if len(self.packs) < self.header[4]:
             return None
-        params = Params(W=width, H=height, T=side, S=target, N=turns, P=self.cap, Th=self.threshold, A=0, B_obs=0)
-        return "\n".join(self._moves(params))
+        return "\n".join(self._moves(self.params))
 
     def _moves(self, params: Params) -> list[str]:
         """Every turn's move, found by playing the bot's own copy of the game."""
@@ -113,25 +121,16 @@ class SoloDriver(BotDriver):
         return moves
 
 
-class VersusDriver(BotDriver):
+class VersusDriver(_Driver):
     """The bot side of versus: reads the initial input and each turn's message, keeps both fields.
 
     It answers turn 0 after the last pack of the initial input, and every later turn after the
     turn's message (both packs, the opponent's last move, both stocks), replaying the last turn
     on its copies of both fields first.
-
-    Args:
-        bot: The built-in; it learns P and Th from the launcher (they are not on the wire).
-        cap: The score exponent cap P.
-        threshold: The fire threshold Th.
     """
 
     def __init__(self, bot: Codevs21Bot, cap: int, threshold: int) -> None:
-        self.bot = bot
-        self.cap, self.threshold = cap, threshold
-        self.header: list[int] = []
-        self.rows: list[int] = []
-        self.packs: list[Pack] = []
+        super().__init__(bot, cap, threshold)
         self.message: list[Pack] = []
         self.numbers: list[tuple[int, int]] = []
         self.turn = 0
@@ -139,11 +138,6 @@ class VersusDriver(BotDriver):
         self.current: tuple[Pack, Pack] = ((), ())
         self.stocks = (0, 0)
         self.move = (0, 0)
-
-    @property
-    def params(self) -> Params:
-        width, height, side, target, turns = self.header
-        return Params(W=width, H=height, T=side, S=target, N=turns, P=self.cap, Th=self.threshold, A=0, B_obs=0)
 
     def feed(self, line: str) -> str | None:
         words = line.split()
