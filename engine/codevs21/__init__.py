@@ -1,9 +1,9 @@
 """codevs21: CODE VS 2.1's "make the sum S" falling-block puzzle, solo and versus (rules/codevs21.md).
 
-Not registered yet: the versus bot side, the README and solo leagues come next. ``packs.py``
-holds the packs and generator, ``field.py`` the well with its chains and scores, ``solo.py`` and
-``versus.py`` the two modes, ``state.py`` and ``protocol.py`` what the referee needs, ``bots.py``
-the built-in solo players.
+``packs.py`` holds the numbers, packs and generator, ``field.py`` the well with its chains and
+scores, ``solo.py`` and ``versus.py`` the two modes, ``state.py`` and ``protocol.py`` what the
+referee needs (both sides of the wire), ``observations.py`` what a built-in sees, ``bots.py`` the
+built-in players. Solo leagues (``format: solo``) are ranked by ``league/qualifier.py``.
 """
 
 from __future__ import annotations

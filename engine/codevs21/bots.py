@@ -1,4 +1,4 @@
-"""Built-in codevs21 solo players, written against ``SoloObservation``, each seeded.
+"""Built-in codevs21 players (solo and versus), written against the observations, each seeded.
 
 * ``random``: a random rotation and a random legal position.
 * ``greedy``: the move that scores most this turn; among equals, the lowest field after it.
