@@ -125,10 +125,11 @@ class Codevs21(Game):
     def render(self, final_state: dict[str, Any]) -> str:
         """Each seat's record and its well as the game left it (top row first, ``#`` obstruction)."""
         from engine.codevs21.state import Codevs21State
+        from engine.codevs21.versus import VersusGame
 
         state = Codevs21State.from_json(final_state)
         game, lines = state.game, []
-        wells = [game.well] if hasattr(game, "well") else [player.well for player in game.players]
+        wells = [player.well for player in game.players] if isinstance(game, VersusGame) else [game.well]
         for seat, (record, well) in enumerate(zip(state.records(), wells, strict=True)):
             figures = ", ".join(f"{key} {value}" for key, value in record.items())
             lines.append(f"seat {seat}: {figures}")

@@ -112,10 +112,9 @@ class SoloDriver(_Driver):
         packs = tuple(self.packs)
         while not game.end:
             x, rotation = self.bot.act(SoloObservation(params, game.turn, Well.of(game.well), packs))
-            line = f"{x} {rotation}"
-            moves.append(line)
+            moves.append(f"{x} {rotation}")
             try:
-                game.play(line.encode())
+                game.move(x, rotation)
             except MoveFault:
                 break
         return moves

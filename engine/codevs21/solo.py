@@ -1,7 +1,7 @@
 """codevs21 solo: the qualifier's game, one bot's moves applied to the N packs (rules 4.2, 7.1, 8).
 
-``read_move`` reads one reply line as the referee does (``format`` or ``illegal_move`` faults);
-``SoloGame`` applies moves in turn order until the game ends by ``clear`` (N turns), ``overflow``
+``read_move`` reads one reply line as the referee does (a ``format`` fault); ``SoloGame`` applies
+moves (or lines) in turn order until the game ends by ``clear`` (N turns), ``overflow``
 (the last turn still scores) or a fault (the move not applied, everything earned kept).
 """
 
@@ -92,9 +92,17 @@ class SoloGame:
         return self.well.turns
 
     def play(self, line: bytes) -> None:
-        """Apply one reply line: a move, or a fault that ends the game."""
+        """Apply one reply line: a move, or a fault that ends the game (``MoveFault`` raised)."""
         try:
-            x, rotation = read_move(line)
+            move = read_move(line)
+        except MoveFault as fault:
+            self.end = f"fault:{fault.code}"
+            raise
+        self.move(*move)
+
+    def move(self, x: int, rotation: int) -> None:
+        """Apply one move, or end the game by ``illegal_move`` (``MoveFault`` raised)."""
+        try:
             rotated = check_move(self.packs[self.turn], self.params, x, rotation)
         except MoveFault as fault:
             self.end = f"fault:{fault.code}"

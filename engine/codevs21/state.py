@@ -17,7 +17,7 @@ from engine.codevs21.observations import SoloObservation, VersusObservation, Wel
 from engine.codevs21.packs import Pack, Params, fill_orders, generate
 from engine.codevs21.solo import EOF, FORMAT, ILLEGAL_MOVE, TIMEOUT, MoveFault, SoloGame, check_move
 from engine.codevs21.versus import SURVIVED, VersusGame
-from engine.core import Fault, ProcessKey, Request, Result, State, Termination, ranks_from_keys
+from engine.core import Fault, ProcessKey, Request, Result, State, Termination
 
 SOLO, VERSUS = "solo", "versus"
 FAULT_CODES = {
@@ -145,14 +145,12 @@ class Codevs21State(State):
         """One turn from each seat's move (X, R) or fault code."""
         self.replies.append([list(reply) if isinstance(reply, tuple) else reply for reply in replies])
         self.pending.clear()
-        lines = [reply if isinstance(reply, str) else f"{reply[0]} {reply[1]}".encode() for reply in replies]
-        if isinstance(self.game, SoloGame):
-            if isinstance(lines[0], str):
-                self.game.fault(lines[0])
-            else:
-                self.game.play(lines[0])
+        if isinstance(self.game, VersusGame):
+            self.game.play(replies)
+        elif isinstance(replies[0], str):
+            self.game.fault(replies[0])
         else:
-            self.game.play(lines)
+            self.game.move(*replies[0])
 
     def is_over(self) -> bool:
         return bool(self.game.end) if isinstance(self.game, SoloGame) else self.game.is_over()
@@ -167,10 +165,7 @@ class Codevs21State(State):
         if not self.is_over():
             raise RuntimeError("the game is not over")
         records = self.records()
-        if isinstance(self.game, VersusGame):
-            ranks = self.game.ranks()
-        else:
-            ranks = ranks_from_keys([(records[0]["score"],)])
+        ranks = self.game.ranks() if isinstance(self.game, VersusGame) else [1]  # alone, a solo bot is first
         offenders = [seat for seat in range(self.seats) if self.faults[seat]]
         ends = [str(record["end"]) for record in records]
         termination, code = Termination.NORMAL, next((end for end in ends if end != SURVIVED), ends[0])

@@ -16,7 +16,7 @@ from dataclasses import field as data_field
 
 from engine.codevs21.field import Field, Step, attack
 from engine.codevs21.packs import Pack, Params, pack_lines
-from engine.codevs21.solo import CLEAR, OVERFLOW, MoveFault, check_move, read_move
+from engine.codevs21.solo import CLEAR, OVERFLOW, MoveFault, check_move
 
 SURVIVED = "survived"
 """The end of a player whose game was still on when the opponent's ended."""
@@ -91,17 +91,16 @@ class VersusGame:
             + f"{x} {rotation}\n{self.players[seat].stock} {self.players[other].stock}\n"
         )
 
-    def play(self, lines: Sequence[bytes | str]) -> None:
-        """Resolve one turn from both players' reply lines, or a fault code (``timeout``, ``eof``)."""
+    def play(self, moves: Sequence[tuple[int, int] | str]) -> None:
+        """Resolve one turn from both players' moves (X, R), or a fault code (``timeout``, ``eof``, ``format``)."""
         attacks, turn_steps = [0, 0], ([], [])
-        for seat, line in enumerate(lines):
+        for seat, move in enumerate(moves):
             player = self.players[seat]
-            if isinstance(line, str):
-                player.end = f"fault:{line}"
+            if isinstance(move, str):
+                player.end = f"fault:{move}"
                 continue
-            fire = player.well.fire
+            fire, (x, rotation) = player.well.fire, move
             try:
-                x, rotation = read_move(line)
                 rotated = check_move(self.pack_of(seat), self.params, x, rotation)
             except MoveFault as fault:
                 player.end = f"fault:{fault.code}"

@@ -108,20 +108,20 @@ def test_v5_versus_stocks_insertion_messages_and_the_winner():
         [10, 14, 4, 7, 5, 2, 3, 15, 12, 1, 9, 11, 6, 13, 0, 8],
     ]
     game = VersusGame(numbers, read_pack_file(V5_PACKS, numbers), orders)
-    game.play([b"0 0", b"0 2"])
+    game.play([(0, 0), (0, 2)])
     assert game.steps[0] == ([(1, 4, 2), (2, 2, 2), (3, 6, 12)], [(1, 4, 2), (2, 5, 4)])
     assert [player.well.score for player in game.players] == [16, 6]
     assert [player.well.fire for player in game.players] == [1, 0]
     full, one_blank = "11 11 11 11\n" * 4 + "END\n", "11 11 11 11\n11 0 11 11\n" + "11 11 11 11\n" * 2 + "END\n"
     assert game.message(0) == one_blank + full + "0 2\n0 1\n"
     assert game.message(1) == full + one_blank + "0 0\n1 0\n"
-    game.play([b"0 0", b"0 0"])
+    game.play([(0, 0), (0, 0)])
     assert game.steps[1] == ([], [])
     b_pack = "0 0 0 0\n0 0 0 0\n0 0 11 0\n0 0 0 1\nEND\n"
     a_pack = "0 0 0 0\n" * 3 + "0 0 0 1\nEND\n"
     assert game.message(0) == a_pack + b_pack + "0 0\n0 0\n"
     assert game.message(1) == b_pack + a_pack + "0 0\n0 0\n"
-    game.play([b"0 0", b"0 0"])
+    game.play([(0, 0), (0, 0)])
     assert game.is_over() and game.ranks() == [1, 2]
     assert game.record(0) == {"score": 16, "max_chain": 3, "turns": 3, "fc": 1, "end": "clear", "stock": 0}
     assert game.record(1) == {"score": 6, "max_chain": 2, "turns": 3, "fc": 0, "end": "clear", "stock": 0}
@@ -328,7 +328,7 @@ def test_numbers_that_cannot_be_played_are_named():
 def test_versus_the_player_still_standing_wins_and_is_marked_survived():
     numbers = params(2, 2, 1, 10, 5)
     game = VersusGame(numbers, [(1,)] * 5, [[0]] * 5)
-    for a, b in ((b"0 0", b"0 0"), (b"0 0", b"1 0"), (b"0 0", b"1 0")):
+    for a, b in (((0, 0), (0, 0)), ((0, 0), (1, 0)), ((0, 0), (1, 0))):
         game.play([a, b])
     assert game.is_over() and game.turn == 3
     assert (game.record(0)["end"], game.record(1)["end"]) == ("overflow", "survived")
@@ -339,6 +339,6 @@ def test_versus_a_fault_loses_and_its_move_is_not_applied():
     numbers = params(4, 6, 3, 10, 2)
     packs = [grid("0 0 0 / 0 0 11 / 0 0 11")] * 2
     game = VersusGame(numbers, packs, [list(range(9))] * 2)
-    game.play([b"0 4", b"0 0"])
+    game.play([(0, 4), (0, 0)])
     assert game.record(0)["end"] == "fault:illegal_move" and game.record(0)["turns"] == 0
     assert game.record(1)["end"] == "survived" and game.ranks() == [2, 1]
