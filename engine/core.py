@@ -21,7 +21,7 @@ import enum
 import hashlib
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
@@ -282,6 +282,13 @@ class Game(BaseModel, ABC):
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``1 ply``, ``2 plies``: a count with its word, for sentences people read."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def span(values: Iterable[int]) -> str:
+    """The least and the most of some counts, for people: ``4``, or ``2 to 10`` ("0" when none)."""
+    values = list(values)
+    low, high = (min(values), max(values)) if values else (0, 0)
+    return str(low) if low == high else f"{low} to {high}"
 
 
 def require_at_least(minimum: float, **values: float | None) -> None:

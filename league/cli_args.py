@@ -12,7 +12,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from engine import get_game
-from engine.core import Game
+from engine.core import Game, span
 from sandbox.limits import Limits
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -70,8 +70,7 @@ def validated(model: type[ModelT], params: dict[str, Any], flag: str, what: str)
 
 def seat_range(game: type[Game] | range) -> str:
     """How many bots play a game (or a variant's ``seat_counts``), in words: ``2``, ``2 to 10``."""
-    low, high = (game[0], game[-1]) if isinstance(game, range) else (game.min_seats, game.max_seats)
-    return f"{low}" + (f" to {high}" if high != low else "")
+    return span(game if isinstance(game, range) else range(game.min_seats, game.max_seats + 1))
 
 
 def build_game(name: str, assignments: list[str]) -> Game:

@@ -19,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine import GAMES
-from engine.core import Game, plural
+from engine.core import Game, plural, span
 from league.formats import format_problem
 from league.players import (
     BotSpec,
@@ -160,7 +160,7 @@ class LeagueConfig(_Strict):
     def _check_tables(self, names: list[str]) -> None:
         """Table sizes the game allows and the league can fill; pair keys only for pairs, and back."""
         game = GAMES[self.game]
-        allowed = f"{game.min_seats}" + (f" to {game.max_seats}" if game.max_seats > game.min_seats else "")
+        allowed = span(range(game.min_seats, game.max_seats + 1))
         if self.format != "solo" and "runs_per_case" in self.model_fields_set:
             raise ValueError(f"runs_per_case: only format: solo plays runs (this league is {self.format})")
         if self.format == "solo" and "games_per_pair" in self.model_fields_set:

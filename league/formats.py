@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.core import Game
+from engine.core import Game, span
 
 PAIRS = ("round_robin", "gauntlet")
 
@@ -30,7 +30,7 @@ def format_problem(format_: str, sizes: list[int] | None, games: Mapping[str, Ga
         for seats in seats_needed(format_, sizes):
             if seats in counts:
                 continue
-            allowed = f"{counts[0]}" + (f" to {counts[-1]}" if len(counts) > 1 else "")
+            allowed = span(counts)
             fits = [other for other in (*PAIRS[:1], "tables", "solo") if _fits(other, counts)]
             hint = f"; it fits format: {' or '.join(fits)}" if fits else ""
             what = f"a game of {game.name} here seats {allowed} {'bot' if counts[-1] == 1 else 'bots'}"

@@ -14,13 +14,13 @@ import hashlib
 import itertools
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-from engine.core import derive_seed
+from engine.core import derive_seed, span
 
 
 @dataclass(frozen=True)
@@ -334,23 +334,17 @@ class Balance:
         meetings = list(self.meetings.values())
         mean = sum(meetings) / len(meetings) if meetings else 0
         out = [
-            f"games per bot: {_span(self.games.values())}",
-            f"games each pair plays together: {_span(meetings)} (mean {mean:.1f})",
+            f"games per bot: {span(self.games.values())}",
+            f"games each pair plays together: {span(meetings)} (mean {mean:.1f})",
         ]
         for size, per_bot in sorted(self.seats.items()):
             counts = [count for row in per_bot.values() for count in row]
             tables_of = [sum(row) // size for row in per_bot.values()]  # a table is one game per seat rotation
             out.append(
-                f"{size}-player tables per bot: {_span(tables_of)}; each bot sits in each seat"
-                f" {_span(counts)} {'time' if max(counts) == 1 else 'times'}"
+                f"{size}-player tables per bot: {span(tables_of)}; each bot sits in each seat"
+                f" {span(counts)} {'time' if max(counts) == 1 else 'times'}"
             )
         return out
-
-
-def _span(values: Iterable[int]) -> str:
-    values = list(values)
-    low, high = (min(values), max(values)) if values else (0, 0)
-    return str(low) if low == high else f"{low} to {high}"
 
 
 def even_tables(bots: int, sizes: Sequence[int], tables_per_size: int) -> int:
