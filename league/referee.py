@@ -68,7 +68,7 @@ class Referee:
         self.time_used_ms = [0] * len(self.launchers)
         self.stderr: list[StderrTail] = []
         self.failed_launches: set[ProcessKey] = set()
-        self.thought_ahead_ns: dict[ProcessKey, int] = {}
+        self.thought_ahead_ns: dict[Transport, int] = {}
 
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
@@ -116,7 +116,7 @@ class Referee:
                 if isinstance(transport, InProcessTransport) and transport.buffer:
                     # A built-in that answered while reading (codevs21 solo: every move at once)
                     # thought on its clock: charged to its first request, as a program's would be.
-                    self.thought_ahead_ns[key] = time.monotonic_ns() - began
+                    self.thought_ahead_ns[transport] = time.monotonic_ns() - began
             if self.protocol.ends_input_after_greeting(state, key):
                 transport.end_input()
 
@@ -188,8 +188,7 @@ class Referee:
                 for earlier in pending.values():
                     earlier.referee_busy_ns += time.monotonic_ns() - began
             allowance = state.time_allowance_ms(request)
-            thinker = next((k for k in self.thought_ahead_ns if (k.seat, k.role) == (request.seat, request.role)), None)
-            ahead = self.thought_ahead_ns.pop(thinker) if thinker is not None else 0
+            ahead = self.thought_ahead_ns.pop(transport, 0)
             pending[request] = _Pending(transport, allowance, time.monotonic_ns(), cpu_start, thought_ahead_ns=ahead)
         accepted: dict[Request, Any] = {}
         while pending:
