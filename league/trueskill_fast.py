@@ -140,13 +140,11 @@ class Multiplayer:
             moved = abs(before[0] - after[0])
             return 0.0 if math.isinf(moved) else max(abs(before[1] - after[1]), math.sqrt(moved))
 
-        def send_left(k: int) -> None:
-            difference = (down[k][0] + cut[k][0], down[k][1] + cut[k][1])
-            left[k] = _sum((difference[0] - down[k][0], difference[1] - down[k][1]), without(k + 1, right[k]), 1.0)
+        def send_left(k: int) -> None:  # the difference less the sum's own message is its truncation's
+            left[k] = _sum(cut[k], without(k + 1, right[k]), 1.0)
 
         def send_right(k: int) -> None:
-            difference = (down[k][0] + cut[k][0], down[k][1] + cut[k][1])
-            right[k] = _sum(without(k, left[k]), (difference[0] - down[k][0], difference[1] - down[k][1]), -1.0)
+            right[k] = _sum(without(k, left[k]), cut[k], -1.0)
 
         for _ in range(MAX_PASSES):
             moved = 0.0
