@@ -152,13 +152,17 @@ class LeagueConfig(_Strict):
                 raise ValueError("candidates: a gauntlet needs bots outside the candidates (the field)")
         elif self.candidates:
             raise ValueError("candidates: only a gauntlet has candidates")
-        self._check_tables(names)
+        self._check_format(names)
         if not self.variants:
             raise ValueError("variants: give at least one variant (or leave the key out)")
         return self
 
-    def _check_tables(self, names: list[str]) -> None:
-        """Table sizes the game allows and the league can fill; pair keys only for pairs, and back."""
+    def _check_format(self, names: list[str]) -> None:
+        """Each format's keys only with it (pairs, tables, solo runs); table sizes the game allows and bots fill.
+
+        Whether every variant can seat the format's games is checked once the variants are built
+        (``league.formats``).
+        """
         game = GAMES[self.game]
         allowed = span(range(game.min_seats, game.max_seats + 1))
         if self.format != "solo" and "runs_per_case" in self.model_fields_set:
