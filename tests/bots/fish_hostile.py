@@ -18,22 +18,15 @@ N is the bot's own ``MOVE`` request at which a MODE strikes (default 1):
 * ``slow``: sleeps N seconds (a float) before every answer.
 """
 
-import signal
 import sys
 import time
 
-from botio import say
+from botio import hang, say, wait_for_the_end
 from fish_lib import Ice
 
 MODE = sys.argv[1]
 ARG = float(sys.argv[2]) if len(sys.argv) > 2 else 1
 N = int(ARG)
-
-
-def wait_for_the_end():
-    """Read everything without answering until stdin is closed, then exit."""
-    sys.stdin.read()
-    sys.exit(0)
 
 
 def place(ice, number):
@@ -67,8 +60,7 @@ def move(ice, number):
     elif MODE == "sleep" and strikes:
         wait_for_the_end()
     elif MODE == "hang" and strikes:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        time.sleep(60)
+        hang()
     say(" ".join(map(str, ice.best_move())))
 
 

@@ -23,16 +23,10 @@ the MODE changes one thing:
 import sys
 import time
 
-from botio import say
+from botio import say, wait_for_the_end
 from geister_lib import captured_own, charge, read_message
 
 MODE = sys.argv[1]
-
-
-def wait_for_the_end():
-    """Read everything without answering until stdin is closed, then exit."""
-    sys.stdin.read()
-    sys.exit(0)
 
 
 def setup():

@@ -22,23 +22,16 @@ same game as one with it clean). N is the round of deal 1 at which the MODE stri
 * ``padded_cr``: the same, the last of the N bytes a CR.
 """
 
-import signal
 import sys
 import time
 
-from botio import say
+from botio import hang, say, wait_for_the_end
 from nimmt_lib import Table
 
 MODE = sys.argv[1]
 ARG = float(sys.argv[2]) if len(sys.argv) > 2 else 1
 N = int(ARG)
 DEALT = []
-
-
-def wait_for_the_end():
-    """Read everything without answering until stdin is closed, then exit."""
-    sys.stdin.read()
-    sys.exit(0)
 
 
 def play(table, number):
@@ -71,8 +64,7 @@ def play(table, number):
     elif MODE == "sleep" and strikes:
         wait_for_the_end()
     elif MODE == "hang" and strikes:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        time.sleep(60)
+        hang()
     say(str(table.lowest()))
 
 
