@@ -219,6 +219,9 @@ class Game(BaseModel, ABC):
     """One line for people: what the game is and where it comes from."""
     score_label: ClassVar[str] = "score"
     """What ``Result.scores`` count, as results are labelled ("score", "games won")."""
+    scores_spread: ClassVar[bool] = True
+    """Whether scores spread over a range worth a distribution chart (False where a score is a
+    small tally such as pk2048's games won in a best of three)."""
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     roles: ClassVar[tuple[str, ...]] = (PLAY,)

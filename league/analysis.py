@@ -1,163 +1,202 @@
-"""Is the ranking real? An order-free Bradley-Terry fit with bootstrap intervals.
+"""Are strong programs really strong? One entry point, ``assess``, for the report.
 
-TrueSkill depends on the order games are rated in; the Bradley-Terry model does not: it finds
-strengths s_i so that bot i beats bot j with probability s_i / (s_i + s_j), from all games at
-once (Hunter's MM algorithm; a draw counts half a win each way). Strengths are shown on the Elo
-scale (400 log10), centred on 0. Resampling the games with replacement (a seeded RNG, so the
-report stays the same for the same games) gives 95% intervals, and for each pair of neighbours
-in the ranking the share of resamples in which the higher one is still stronger.
+It rates the bots with Bradley-Terry (first-seat advantage and a weak prior,
+``league.bradley_terry``), bootstraps the games by their resampling units (``league.pairwise``)
+for intervals, likelihoods of superiority and place probabilities (``league.strength``), and
+weighs the evidence that the ranking is real (``league.evidence``, ``league.cycles``): split-half
+reliability, held-out predictive power, the transitive share and significant 3-cycles, the
+first-seat advantage, agreement with TrueSkill. ``league.verdict`` says which places are
+settled, how many more games would settle the rest, and sums it up in plain words.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-PRIOR_GAMES = 0.5
-"""Half a virtual draw between every pair that met, so unbeaten or winless bots stay finite."""
+from league.bradley_terry import PRIOR_SD
+from league.cycles import Cycles, Transitivity, pair_scores, significant_cycles, transitivity
+from league.evidence import Agreement, Prediction, Reliability, SeatAdvantage, agreement, prediction, reliability
+from league.evidence import seat_advantage as first_seat_advantage
+from league.pairwise import pairwise_results
+from league.strength import StrengthEstimate, estimate, likelihood_of_superiority, place_probabilities
+from league.verdict import league_games_needed, neighbours, settled_places, verdict
+
+STRENGTH_COLUMNS = ["place", "bot", "elo", "low_95", "high_95", "sd", "games", "score_rate", "p_first"]
+NEIGHBOUR_COLUMNS = ["higher", "lower", "difference", "sd", "los", "settled", "factor", "more_games_per_pair", "tie"]
 
 
 @dataclass(frozen=True)
-class Strength:
-    """One bot's Bradley-Terry strength.
+class Assessment:
+    """Everything the report shows about strength and the evidence for the ranking.
 
     Attributes:
-        name: The bot.
-        elo: Strength on the Elo scale (mean 0 over the bots).
-        low: Lower end of the bootstrap 95% interval.
-        high: Upper end of the bootstrap 95% interval.
+        strength: One row per rated bot, best first: ``place`` (Bradley-Terry order), ``bot``,
+            ``elo``, ``low_95``, ``high_95`` (Elo, mean 0), ``sd`` (the one LOS uses),
+            ``games``, ``score_rate`` (points per pairwise result, draws half) and ``p_first``
+            (share of resamples where it rates highest).
+        los: Likelihood of superiority, row bot over column bot (bots best first; diagonal NaN).
+        rank_probabilities: Bot (index, best first) by place (columns 1, 2, ...): share of resamples.
+        neighbours: One row per pair of neighbours: ``higher``, ``lower``, ``difference``, ``sd``,
+            ``los``, ``settled``, ``factor``, ``more_games_per_pair``, ``tie`` (``league.verdict``).
+        seat_advantage: The first-seat advantage.
+        reliability: Split-half reliability.
+        prediction: Held-out predictive power.
+        transitivity: Transitive share of the results.
+        cycles: Significant 3-cycles.
+        agreement: Agreement with the caller's (TrueSkill) order.
+        verdict: The verdict in plain words.
+        games_needed: Sentences: per unsettled neighbour pair, then for the league.
+        unrated: Bots without games (no rating).
+        design_effect: How much more the bootstrap varies than the model (at least 1).
+        method: How it was all computed, a sentence each.
     """
 
-    name: str
-    elo: float
-    low: float
-    high: float
+    strength: pd.DataFrame
+    los: pd.DataFrame
+    rank_probabilities: pd.DataFrame
+    neighbours: pd.DataFrame
+    seat_advantage: SeatAdvantage
+    reliability: Reliability
+    prediction: Prediction
+    transitivity: Transitivity
+    cycles: Cycles
+    agreement: Agreement
+    verdict: str
+    games_needed: list[str]
+    unrated: list[str]
+    design_effect: float
+    method: list[str] = field(default_factory=list)
+
+    @property
+    def figures(self) -> list[str]:
+        """The evidence's sentences in reading order."""
+        return [
+            self.reliability.meaning,
+            self.prediction.meaning,
+            self.transitivity.meaning,
+            self.cycles.meaning,
+            self.seat_advantage.meaning,
+            self.agreement.meaning,
+        ]
 
 
-def _pairwise(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> Iterator[tuple[int, int, int, int]]:
-    """Every game's pairwise results: (game's position in ``records``, bot a, bot b, a's outcome).
-
-    The outcome is 0 when a ranked better than b (a win), 1 for the same rank (a draw), 2 worse.
-    """
-    index = {name: k for k, name in enumerate(bots)}
-    for number, record in enumerate(records):
-        seats, ranks = record["spec"]["seats"], record["result"]["ranks"]
-        for i, j in itertools.combinations(range(len(seats)), 2):
-            outcome = 0 if ranks[i] < ranks[j] else 1 if ranks[i] == ranks[j] else 2
-            yield number, index[seats[i]], index[seats[j]], outcome
-
-
-def pair_counts(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> np.ndarray:
-    """counts[a, b, k]: games of bot a against bot b that a won (k=0), drew (1) or lost (2)."""
-    counts = np.zeros((len(bots), len(bots), 3), dtype=np.int64)
-    for _, a, b, outcome in _pairwise(bots, records):
-        counts[a, b, outcome] += 1
-        counts[b, a, 2 - outcome] += 1
-    return counts
-
-
-def fit(counts: np.ndarray, iterations: int = 200) -> np.ndarray:
-    """Bradley-Terry strengths on the Elo scale (mean 0 over the bots that played) for one or many count tables.
-
-    A bot without games (in a resample too) has no strength: NaN.
+def assess(
+    bots: Sequence[str],
+    records: Sequence[dict[str, Any]],
+    trueskill_order: Sequence[str],
+    samples: int = 200,
+    seed: int = 0,
+) -> Assessment:
+    """Ratings, their uncertainty and the evidence that the ranking is real (module docstring).
 
     Args:
-        counts: ``(..., bots, bots, 3)`` win/draw/loss counts (leading axes: resamples).
-        iterations: MM iterations.
+        bots: Every bot of the league (bots without games are listed in ``unrated``).
+        records: Scored games (``league.ratings.scored``; INFRA_ERROR games are skipped anyway).
+            Games of one seat are left out.
+        trueskill_order: Bot names best first by TrueSkill (compared with the Bradley-Terry order).
+        samples: Bootstrap resamples.
+        seed: Seeds the resampling: the same games always give the same figures.
     """
-    games = counts.sum(axis=-1).astype(float)
-    met = games > 0
-    played = met.any(axis=-1)
-    games = games + 2 * PRIOR_GAMES * met
-    wins = (counts[..., 0] + 0.5 * counts[..., 1] + PRIOR_GAMES * met).sum(axis=-1)
-    strength = np.ones(wins.shape)
-    players = np.maximum(played.sum(axis=-1, keepdims=True), 1)
-    for _ in range(iterations):
-        pair_sums = strength[..., :, None] + strength[..., None, :]
-        denominator = (games / pair_sums).sum(axis=-1)
-        updated = np.where(denominator > 0, wins / np.where(denominator > 0, denominator, 1), strength)
-        centre = np.where(played, np.log(updated), 0.0).sum(axis=-1, keepdims=True) / players
-        strength = updated / np.exp(centre)
-    return np.where(played, 400 * np.log10(strength), np.nan)
+    results = pairwise_results(bots, records)
+    fitted = estimate(results, samples, seed)
+    names = results.bots
+    order = sorted(range(len(names)), key=lambda k: (-fitted.elo[k], names[k]))
+    ranked = [names[k] for k in order]
+    los = likelihood_of_superiority(fitted)
+    counts = results.counts()
+    points, games = pair_scores(counts)
+    met = np.triu(games > 0, k=1).sum()
+    games_per_pair = float(np.triu(games).sum() / met) if met else 0.0
+    pairs = neighbours(order, names, fitted.elo, _difference_sd(fitted), los, games_per_pair)
+    places = place_probabilities(fitted.resampled)
+    transitive, forecast = transitivity(names, counts), prediction(results)
+    return Assessment(
+        strength=_strength_frame(fitted, order, results.bot_games, points.sum(axis=1), games.sum(axis=1), places),
+        los=pd.DataFrame(np.round(los[np.ix_(order, order)], 3), index=ranked, columns=ranked),
+        rank_probabilities=pd.DataFrame(
+            np.round(places[order], 3), index=pd.Index(ranked, name="bot"), columns=range(1, len(names) + 1)
+        ),
+        neighbours=pd.DataFrame(
+            [[getattr(pair, column) for column in NEIGHBOUR_COLUMNS] for pair in pairs], columns=NEIGHBOUR_COLUMNS
+        ),
+        seat_advantage=first_seat_advantage(fitted, results.tables, int(results.unit_games.sum())),
+        reliability=reliability(results),
+        prediction=forecast,
+        transitivity=transitive,
+        cycles=significant_cycles(names, counts),
+        agreement=agreement(names, fitted.elo.tolist(), trueskill_order),
+        verdict=verdict(settled_places(pairs), transitive, forecast),
+        games_needed=[pair.meaning for pair in pairs if pair.meaning]
+        + ([league_games_needed(pairs, games_per_pair)] if pairs else []),
+        unrated=results.unrated,
+        design_effect=fitted.design_effect,
+        method=method_notes(results.tables, samples, fitted.design_effect),
+    )
 
 
-def bootstrap(
-    bots: Sequence[str], records: Sequence[dict[str, Any]], samples: int = 200, seed: int = 0
-) -> tuple[list[Strength], dict[tuple[str, str], float]]:
-    """Strengths with 95% intervals, and for ranked neighbours the share of resamples keeping their order.
-
-    Each pair's games are resampled with replacement (a multinomial draw of its wins, draws and
-    losses), so the cost does not grow with the number of games. Leagues of tables (games of
-    more than two seats) resample whole tables instead, every rotation and variant of a table
-    together: the pairwise results of one table, and of its rotations on one deal, are not
-    independent of each other. Bots without games are left out.
-
-    Args:
-        bots: Every bot.
-        records: Scored games.
-        samples: Resamples.
-        seed: Seeds the resampling (the same games always give the same intervals).
-
-    Returns:
-        The strengths best first, and {(higher, lower): share} for each pair of neighbours.
-    """
-    playing = {name for record in records for name in record["spec"]["seats"]}
-    bots = [name for name in bots if name in playing]
-    counts = pair_counts(bots, records)
-    point = fit(counts)
-    order = sorted(range(len(bots)), key=lambda k: (-point[k], bots[k]))
-    rng = np.random.default_rng(seed)
-    if any(len(record["spec"]["seats"]) > 2 for record in records):
-        resampled = _resample_tables(bots, records, samples, rng)
-    else:
-        resampled = _resample_pairs(counts, samples, rng)
-    elo = fit(resampled, iterations=100)
-    strengths = []
-    for k in order:
-        low, high = np.nanquantile(elo[:, k], [0.025, 0.975]) if samples else (point[k], point[k])
-        strengths.append(Strength(bots[k], float(point[k]), float(low), float(high)))
-    shares = {
-        (bots[higher], bots[lower]): float(np.mean(elo[:, higher] > elo[:, lower])) if samples else 0.0
-        for higher, lower in itertools.pairwise(order)
-    }
-    return strengths, shares
+def _difference_sd(fitted: StrengthEstimate) -> np.ndarray:
+    """The standard deviation of elo[i] - elo[j] from the Laplace covariance, scaled by the design effect."""
+    size = len(fitted.bots)
+    ratings = fitted.covariance[:size, :size] * fitted.design_effect
+    return np.sqrt(np.maximum(np.diag(ratings)[:, None] + np.diag(ratings)[None, :] - 2 * ratings, 0))
 
 
-def _resample_pairs(counts: np.ndarray, samples: int, rng: np.random.Generator) -> np.ndarray:
-    """Count tables of ``samples`` resamples, each pair's games drawn apart (two-seat games)."""
-    resampled = np.zeros((samples, *counts.shape), dtype=np.int64)
-    for a in range(counts.shape[0]):
-        for b in range(a + 1, counts.shape[0]):
-            total = int(counts[a, b].sum())
-            if total:
-                draws = rng.multinomial(total, counts[a, b] / total, size=samples)
-                resampled[:, a, b] = draws
-                resampled[:, b, a] = draws[:, ::-1]
-    return resampled
+def _strength_frame(
+    fitted: StrengthEstimate,
+    order: list[int],
+    bot_games: np.ndarray,
+    points: np.ndarray,
+    results: np.ndarray,
+    places: np.ndarray,
+) -> pd.DataFrame:
+    """The ``strength`` table (see ``Assessment``)."""
+    sd = fitted.sd
+    rows = [
+        [
+            place,
+            fitted.bots[k],
+            round(float(fitted.elo[k]), 1),
+            round(float(fitted.low[k]), 1),
+            round(float(fitted.high[k]), 1),
+            round(float(sd[k]), 1),
+            int(bot_games[k]),
+            round(float(points[k] / results[k]), 3) if results[k] else float("nan"),
+            round(float(places[k, 0]), 3) if len(places) else float("nan"),
+        ]
+        for place, k in enumerate(order, start=1)
+    ]
+    return pd.DataFrame(rows, columns=STRENGTH_COLUMNS)
 
 
-def _resample_tables(
-    bots: Sequence[str], records: Sequence[dict[str, Any]], samples: int, rng: np.random.Generator
-) -> np.ndarray:
-    """Count tables of ``samples`` resamples of whole tables (``spec.round``: a table's number).
-
-    Each drawn table brings all its games (every rotation and variant), each game all its
-    pairwise results.
-    """
-    size = len(bots)
-    table_of = {number: record["spec"]["round"] for number, record in enumerate(records)}
-    tables = {table: k for k, table in enumerate(sorted(set(table_of.values())))}
-    cells, owners = [], []
-    for number, a, b, outcome in _pairwise(bots, records):
-        cells += [(a * size + b) * 3 + outcome, (b * size + a) * 3 + 2 - outcome]
-        owners += [tables[table_of[number]]] * 2
-    flat, owner = np.array(cells, dtype=np.int64), np.array(owners, dtype=np.int64)
-    resampled = np.zeros((samples, size * size * 3), dtype=np.int64)
-    for sample in range(samples):
-        weights = rng.multinomial(len(tables), np.full(len(tables), 1 / len(tables))) if tables else []
-        resampled[sample] = np.bincount(flat, weights=np.asarray(weights)[owner], minlength=size * size * 3)
-    return resampled.reshape(samples, size, size, 3)
+def method_notes(tables: bool, samples: int, design_effect: float) -> list[str]:
+    """How the strengths and the evidence were computed, a sentence each, for the report."""
+    unit = (
+        "whole tables, every rotation and variant of a table together"
+        if tables
+        else "seat-swapped pairs of games, a pair's two games of a round with every variant together"
+    )
+    model = (
+        "Each game of n seats counts as its n(n-1)/2 pairwise results (the better rank wins, equal ranks"
+        " draw), and the ratings have no seat term at tables (every bot sits in every seat alike)."
+        if tables
+        else "Seat 0 scores 1/(1 + 10^(-(r_a - r_b + h)/400)) against seat 1, the first-seat advantage h fitted"
+        " with the ratings."
+    )
+    return [
+        "Bradley-Terry ratings on the Elo scale (mean 0 over the bots with games), at the peak of the"
+        f" posterior with a weak Gaussian prior (sd {PRIOR_SD:.0f} Elo) on every rating, so that unbeaten and"
+        f" winless bots stay finite; draws count half a point. {model}",
+        f"95% intervals span both a bootstrap percentile interval ({samples} seeded resamples of {unit}) and"
+        " the model's own interval (rating +/- 1.96 sd from the curvature of the posterior, prior included),"
+        " so a bot unbeaten in every resample still gets an honest width.",
+        "LOS is the probability that the row bot is stronger than the column bot (normal approximation, as"
+        f" BayesElo), its variance multiplied by the design effect, here {design_effect:.2f}: how much more the"
+        " bootstrap varies than the model (at least 1).",
+        "Place probabilities are shares of resamples; a place is settled at 95% when its bot's LOS over the"
+        " neighbour below and the neighbour above's LOS over it are both at least 0.95.",
+    ]

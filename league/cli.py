@@ -3,6 +3,8 @@
 * ``league play`` / ``league bot``: league/cli_play.py
 * ``league run`` / ``league validate`` / ``league report``: league/cli_league.py
 * ``league games``: league/cli_games.py
+* ``league compare``: league/cli_compare.py
+* ``league standings``: league/cli_standings.py
 
 A user's mistake is one line on stderr naming the problem and the fix, with exit status 2; never
 a traceback. Output piped into a program that stops reading (``| head``) ends quietly.
@@ -22,13 +24,15 @@ EXIT_INTERRUPTED = 130
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``league``."""
-    from league import cli_games, cli_league, cli_play
+    from league import cli_compare, cli_games, cli_league, cli_play, cli_standings
 
     parser = argparse.ArgumentParser(prog="league", description="Round-robin leagues for game-AI bots.")
     commands = parser.add_subparsers(dest="command", required=True)
     cli_play.add_commands(commands)
     cli_league.add_commands(commands)
     cli_games.add_commands(commands)
+    cli_standings.add_commands(commands)
+    cli_compare.add_commands(commands)
     return parser
 
 

@@ -10,9 +10,7 @@ the report says so.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -79,25 +77,3 @@ METHOD = (
     " games that ended with its well full. Every bot played the same seeds. No bot played another,"
     " so there are no ratings or head-to-head strengths: the ranking rests on these sums alone."
 )
-
-
-def write_solo_report(
-    folder: Path, league_name: str, records: list[dict[str, Any]], bots: Sequence[str], variants: Sequence[str]
-) -> list[Path]:
-    """``standings.csv``, ``report.md`` and ``index.html`` of a solo league; returns the files written."""
-    frame = qualifier_frame(records, bots, variants)
-    frame.to_csv(folder / "standings.csv", index=False)
-    summary = f"{len(records)} games scored, {len(variants)} case(s), {len(bots)} bots."
-    (folder / "report.md").write_text(
-        "\n".join([f"# League {league_name}", "", summary, "", "## Standings", "", frame.to_markdown(index=False), ""])
-        + f"\n- {METHOD}\n"
-    )
-    title = html.escape(f"League {league_name}")
-    (folder / "index.html").write_text(
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}</style></head><body>"
-        f"<h1>{title}</h1><p>{html.escape(summary)}</p><h2>Standings</h2>{frame.to_html(index=False)}"
-        f"<p>{html.escape(METHOD)}</p></body></html>\n"
-    )
-    return [folder / "standings.csv", folder / "report.md", folder / "index.html"]

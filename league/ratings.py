@@ -196,28 +196,40 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
 
 def _tally(table: LeagueTable, seats: list[str], result: dict[str, Any]) -> None:
     ranks: list[int] = result["ranks"]
+    scores, offenders, pair_points = result["scores"], result.get("offenders", []), table.pair_points
     firsts = ranks.count(1)
     for seat, name in enumerate(seats):
+        mine = ranks[seat]
         standing = table.standings[name]
         standing.games += 1
-        standing.score_sum += int(result["scores"][seat])
-        standing.points += rank_points(ranks, seat)
-        standing.rank_sum += ranks[seat]
-        if seat in result.get("offenders", []):
+        standing.score_sum += int(scores[seat])
+        standing.rank_sum += mine
+        if seat in offenders:
             standing.faults += 1
-        if ranks[seat] == 1 and firsts == 1:
+        if mine == 1 and firsts == 1:
             standing.wins += 1
             standing.first_seat_wins += seat == 0
-        elif ranks[seat] == 1:
+        elif mine == 1:
             standing.draws += 1
         else:
             standing.losses += 1
+        if len(seats) == 2:  # between two seats, points by rank are the pairwise points: 1, 1/2 or 0
+            other, theirs = seats[1 - seat], ranks[1 - seat]
+            points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+            standing.points += points
+            tally = pair_points.get((name, other))
+            if tally is None:
+                tally = pair_points[name, other] = [0.0, 0]
+            tally[0] += points
+            tally[1] += 1
+            continue
+        standing.points += rank_points(ranks, seat)
         for other_seat, other in enumerate(seats):
             if other_seat == seat:
                 continue
-            mine, theirs = ranks[seat], ranks[other_seat]
+            theirs = ranks[other_seat]
             points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-            tally = table.pair_points.setdefault((name, other), [0.0, 0])
+            tally = pair_points.setdefault((name, other), [0.0, 0])
             tally[0] += points
             tally[1] += 1
 

@@ -22,10 +22,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from league.config import League
+from league.manifest import read_manifest, record_run, write_manifest  # noqa: F401 - read_manifest: callers' import
 from league.report import remove_report
 from league.schedule import GameSpec, gauntlet, round_robin, solo, tables
 from league.store import INFRA_ERROR, ResultStore
@@ -168,27 +170,6 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
     return True
 
 
-MANIFEST = "league.json"
-
-
-def write_manifest(league: League, specs: list[GameSpec]) -> None:
-    """Record which games make up the league now, so the report ignores games of older configs."""
-    manifest = {
-        "name": league.config.name,
-        "game": league.config.game,
-        "bots": list(league.bots),
-        "variants": list(league.games),
-        "game_ids": [spec.game_id for spec in specs],
-    }
-    (league.output / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
-
-
-def read_manifest(folder: Path) -> dict[str, Any] | None:
-    """The manifest of a report folder, if a run wrote one."""
-    path = folder / MANIFEST
-    return json.loads(path.read_text()) if path.exists() else None
-
-
 def run_league(
     league: League,
     address: str | None = None,
@@ -206,6 +187,7 @@ def run_league(
     import ray
 
     started = time.monotonic()
+    started_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     specs = schedule(league)
     Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
     store = ResultStore(league.output / "games.jsonl")
@@ -276,6 +258,7 @@ def run_league(
             ray.shutdown()
             sweep_stale_scratch()  # bots' scratch folders of workers that died with the cluster
         summary.seconds = time.monotonic() - started
+        record_run(league.output, started_at, summary.seconds, summary.played)
     return summary
 
 

@@ -1,102 +1,342 @@
-"""The results store: ``games.jsonl``, one finished game a line, appended and fsynced as it comes.
+"""The results store: what every report reads (``games.jsonl``) apart from what only replays read (``moves.jsonl``).
 
-A crash can at worst leave a torn last line; it is ignored on reading (and cut off before the
-next append), so a rerun replays that game. A game id is never stored twice: the driver skips
-what is stored, and reading keeps the first record of an id.
+Two append-only JSON-lines files side by side in a league's folder:
+
+- ``games.jsonl``, the results: one short line a game with its ``game_id``, ``spec``, ``result``,
+  ``time_used_ms`` and ``worker``, its ``fingerprint`` (the game's identity, a hash of the seats and
+  every move's seat, role and reply, computed once, when the game is stored) and ``log``, the
+  ``[offset, length]`` in bytes of its line in the move log. Reports read this file alone.
+- ``moves.jsonl``, the move log: one line a game with its ``game_id`` and the rest of its record
+  (``moves``, ``stderr``), fetched by pointer (a seek, no scan) for replays and fault details.
+
+Each game's move-log line is written, flushed and fsynced before its results line (flushed and
+fsynced too). A crash between the two leaves a log line that no result points to: the game is not
+stored, the next run plays it again and appends a new log line. A crash in the middle of a write
+leaves a torn last line, in either file: it is ignored on reading and cut off before the next
+append. A line that does not decode is skipped, never fatal. A game id is never stored twice: the
+driver skips what is stored, and reading keeps the first record of an id, except that a replayed
+INFRA_ERROR gives way to the real record. One lock (on ``games.jsonl``) covers both files.
+
+A store written before the split (whole records, moves included, in ``games.jsonl`` alone) is
+still read: fingerprints are computed on reading and details come from each record's own line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import gc
+import hashlib
 import json
 import os
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 INFRA_ERROR = "INFRA_ERROR"
+MOVE_LOG = "moves.jsonl"
+RESULT_FIELDS = ("game_id", "spec", "result", "time_used_ms", "worker")
+"""What a results line keeps of a record (besides ``fingerprint`` and ``log``); the rest goes to the move log."""
+WRITE_CHUNK = 1000
+"""Records written between two fsyncs by ``extend``."""
+_TAIL_BLOCK = 1 << 16
 
 
 class StoreBusy(Exception):
     """Another process holds the store."""
 
 
-class ResultStore:
-    """Append-only JSON-lines file of game records.
+def fingerprint(seats: Sequence[str], moves: Iterable[Sequence[Any]]) -> str:
+    """A game's identity: 20 hex digits of a hash of its seats and every move's (seat, role, reply).
+
+    Two games with the same bots in the same seats that made the same replies have the same
+    fingerprint, whatever their timings; reports count distinct games with it.
 
     Args:
-        path: The ``games.jsonl`` file (its folder is made on the first append).
+        seats: Bot names, seat 0 first.
+        moves: The stored moves, ``[seat, role, reply, elapsed_ms, fault]`` each.
+    """
+    identity = json.dumps([list(seats), [list(move[:3]) for move in moves]], separators=(",", ":"))
+    return hashlib.blake2b(identity.encode(), digest_size=10).hexdigest()
+
+
+def split_record(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A full game record as its results line (fingerprint added, no log pointer yet) and its move-log entry.
+
+    Args:
+        record: What the worker returned (``game_id``, ``spec``, ``result``, ``moves``, ...).
+
+    Returns:
+        The results fields, and ``game_id`` with every other field (None when there is none).
+    """
+    compact = {key: record[key] for key in RESULT_FIELDS if key in record}
+    given = record.get("fingerprint") if "moves" not in record else None  # a results line stored again
+    compact["fingerprint"] = given or fingerprint(record["spec"]["seats"], record.get("moves", []))
+    rest = {key: value for key, value in record.items() if key not in (*RESULT_FIELDS, "fingerprint", "log")}
+    return compact, ({"game_id": record["game_id"], **rest} if rest else None)
+
+
+_Place = tuple[bool, int, int]
+"""Where a game's details are: (in the move log, else on its own line of an old results file; offset; length)."""
+
+
+def _log_place(pointer: Any) -> _Place | None:
+    """Where a results line's ``log`` pointer says its details are (None when it has none or it is garbled)."""
+    if type(pointer) is list and len(pointer) == 2 and type(pointer[0]) is int and type(pointer[1]) is int:
+        return (True, pointer[0], pointer[1]) if pointer[0] >= 0 and pointer[1] > 0 else None
+    return None
+
+
+class ResultStore:
+    """The append-only results file of a league and its move log beside it.
+
+    Args:
+        path: The ``games.jsonl`` file (its folder is made on the first append); the move log is
+            ``moves.jsonl`` in the same folder.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._handle: Any = None
+        self.log_path = path.with_name(MOVE_LOG)
+        self._results: BinaryIO | None = None
+        self._log: BinaryIO | None = None
+        self._where: dict[str, _Place] | None = None
 
     def records(self) -> list[dict[str, Any]]:
-        """Every complete record, one per game id (a replayed INFRA_ERROR gives way), in file order."""
-        if not self.path.exists():
-            return []
-        by_id: dict[str, dict[str, Any]] = {}
-        with self.path.open("rb") as handle:
-            for raw in handle:
-                if not raw.endswith(b"\n"):
-                    break  # a torn last line from a crash: that game is replayed
-                try:
-                    record = json.loads(raw)
-                except json.JSONDecodeError:
-                    continue
-                kept = by_id.get(record.get("game_id"))
-                if kept is None or (_infra(kept) and not _infra(record)):
-                    by_id[record["game_id"]] = record
-        return list(by_id.values())
+        """Every game's results line, one per game id, in file order (no moves: see ``details``).
+
+        Each has ``game_id``, ``spec``, ``result``, ``time_used_ms``, ``worker`` (where the game
+        stored them) and ``fingerprint``; games with details also have ``log``.
+        """
+        kept, self._where = self._scan(with_fingerprints=True)
+        return list(kept.values())
 
     def done_ids(self) -> set[str]:
         """Ids of games that need no replay (INFRA_ERROR records are replayed)."""
-        return {record["game_id"] for record in self.records() if not _infra(record)}
+        kept, self._where = self._scan(with_fingerprints=False)
+        return {game_id for game_id, record in kept.items() if not _infra(record)}
 
-    def _repair_tail(self) -> None:
-        if not self.path.exists():
-            return
-        with self.path.open("rb+") as handle:
-            data = handle.read()
-            if data and not data.endswith(b"\n"):
-                handle.truncate(data.rfind(b"\n") + 1)
+    def details(self, game_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The details (``moves``, ``stderr``, ...) of the given stored games, read by pointer.
+
+        Uses the pointers of the last ``records`` call (reading the results once if there was
+        none). Ids not stored, and games whose details are lost (a damaged or missing move log),
+        are left out.
+
+        Args:
+            game_ids: The games wanted.
+
+        Returns:
+            Per game id, its fields other than the results line's.
+        """
+        if self._where is None:
+            _, self._where = self._scan(with_fingerprints=False)
+        places = {game_id: self._where[game_id] for game_id in set(game_ids) if game_id in self._where}
+        found: dict[str, dict[str, Any]] = {}
+        for in_log, path in ((False, self.path), (True, self.log_path)):
+            wanted = sorted(
+                (offset, length, game_id) for game_id, (log, offset, length) in places.items() if log == in_log
+            )
+            if not wanted or not path.exists():
+                continue  # a move log removed by hand: those details are lost
+            with path.open("rb") as handle:
+                for offset, length, game_id in wanted:
+                    entry = _read_line(handle, offset, length)
+                    if entry is not None and entry.get("game_id") == game_id:
+                        found[game_id] = {
+                            k: v for k, v in entry.items() if k not in RESULT_FIELDS and k != "fingerprint"
+                        }
+        return {game_id: found[game_id] for game_id in sorted(found)}
+
+    def _scan(self, with_fingerprints: bool) -> tuple[dict[str, dict[str, Any]], dict[str, _Place]]:
+        """Kept record and details' whereabouts per game id, from the results file."""
+        collecting = gc.isenabled()
+        gc.disable()  # decoded JSON holds no cycles: collecting while 100,000s of dicts are made only costs time
+        try:
+            kept: dict[str, dict[str, Any]] = {}
+            where: dict[str, _Place] = {}
+            for offset, raw, record in _complete_lines(self.path):
+                game_id = record.get("game_id")
+                if type(game_id) is not str:
+                    continue
+                if "fingerprint" not in record:  # a whole record, as stored before the split
+                    record = _from_whole_record(record, with_fingerprints)
+                    place: _Place | None = (False, offset, len(raw))
+                else:
+                    place = _log_place(record.get("log"))
+                held = kept.get(game_id)
+                if held is None or (_infra(held) and not _infra(record)):
+                    kept[game_id] = record
+                    if place is not None:
+                        where[game_id] = place
+                    else:
+                        where.pop(game_id, None)
+        finally:
+            if collecting:
+                gc.enable()
+        return kept, where
 
     def lock(self) -> None:
-        """Hold the store for this process alone until ``close``.
+        """Hold the store for this process alone until ``close``; cut off torn last lines.
 
         Raises:
             StoreBusy: Another run is writing it.
         """
-        if self._handle is not None:
+        if self._results is not None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = self.path.open("ab")
+        results = self.path.open("ab", buffering=0)  # unbuffered: what a failed write leaves is known
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(results.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            handle.close()
+            results.close()
             raise StoreBusy(f"{self.path}: another league run is writing it; wait for it or stop it") from None
-        self._repair_tail()
-        self._handle = handle
+        _cut_torn_tail(self.path)
+        _cut_torn_tail(self.log_path)
+        self._results = results
+        self._log = self.log_path.open("ab", buffering=0)
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write one record and make it durable (flush and fsync) before returning."""
+        """Store one game (its move-log line, then its results line) durably before returning.
+
+        Args:
+            record: The game's full record, as the worker returned it.
+        """
+        self.extend([record])
+
+    def extend(self, records: Iterable[dict[str, Any]]) -> None:
+        """Store many games, with one pair of fsyncs per ``WRITE_CHUNK`` games instead of per game.
+
+        Each chunk's move-log lines are made durable before its results lines are written, so a
+        crash leaves only games that are wholly stored, orphan log lines and torn last lines.
+
+        Args:
+            records: Full game records.
+        """
         self.lock()
-        self._handle.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        chunk: list[dict[str, Any]] = []
+        for record in records:
+            chunk.append(record)
+            if len(chunk) == WRITE_CHUNK:
+                self._write_chunk(chunk)
+                chunk = []
+        if chunk:
+            self._write_chunk(chunk)
+
+    def _write_chunk(self, records: list[dict[str, Any]]) -> None:
+        assert self._results is not None and self._log is not None
+        log_lines: list[bytes] = []
+        result_lines: list[bytes] = []
+        end = self._log.seek(0, os.SEEK_END)
+        for record in records:
+            compact, rest = split_record(record)
+            if rest is not None:
+                line = _encode(rest)
+                compact["log"] = [end, len(line)]
+                end += len(line)
+                log_lines.append(line)
+            result_lines.append(_encode(compact))
+        if log_lines:
+            _write_durably(self._log, log_lines)
+        _write_durably(self._results, result_lines)
+        self._where = None  # the pointers of the last scan may be stale now
 
     def reset(self) -> None:
-        """Forget every stored game (``--fresh``); the store must be locked first."""
+        """Forget every stored game, results and move log (``--fresh``); locks the store first."""
         self.lock()
-        self._handle.truncate(0)
+        assert self._results is not None and self._log is not None
+        self._log.truncate(0)
+        self._results.truncate(0)
+        self._where = None
 
     def close(self) -> None:
-        """Close the file."""
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        """Close both files (and let the lock go)."""
+        for handle in (self._log, self._results):
+            if handle is not None:
+                handle.close()
+        self._results = self._log = None
 
 
 def _infra(record: dict[str, Any]) -> bool:
-    return record.get("result", {}).get("termination") == INFRA_ERROR
+    result = record.get("result")
+    return isinstance(result, dict) and result.get("termination") == INFRA_ERROR
+
+
+def _from_whole_record(record: dict[str, Any], with_fingerprint: bool) -> dict[str, Any]:
+    """The results line of a record stored whole (moves inside): its results fields and fingerprint."""
+    compact = {key: record[key] for key in RESULT_FIELDS if key in record}
+    if with_fingerprint:
+        spec = record.get("spec")
+        seats = spec.get("seats", []) if isinstance(spec, dict) else []
+        compact["fingerprint"] = fingerprint(seats, record.get("moves") or [])
+    return compact
+
+
+def _complete_lines(path: Path) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
+    """(byte offset, raw line, decoded object) of every whole, decodable line holding a JSON object."""
+    if not path.exists():
+        return
+    offset = 0
+    with path.open("rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                return  # a torn last line from a crash: that game is replayed
+            try:
+                decoded = json.loads(raw)
+            except ValueError:  # not JSON, or not UTF-8
+                decoded = None
+            if isinstance(decoded, dict):
+                yield offset, raw, decoded
+            offset += len(raw)
+
+
+def _read_line(handle: BinaryIO, offset: int, length: int) -> dict[str, Any] | None:
+    """The JSON object of the whole line at ``offset``, or None where there is none."""
+    handle.seek(offset)
+    raw = handle.read(length)
+    if len(raw) != length or not raw.endswith(b"\n"):
+        return None
+    try:
+        decoded = json.loads(raw)
+    except ValueError:
+        return None
+    return decoded if isinstance(decoded, dict) else None
+
+
+def _encode(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
+
+
+def _write_durably(handle: BinaryIO, lines: list[bytes]) -> None:
+    """Append whole lines to an unbuffered file and fsync it; a write that fails is taken back."""
+    start = handle.seek(0, os.SEEK_END)
+    data = memoryview(b"".join(lines))
+    try:
+        while data:
+            data = data[handle.write(data) or 0 :]
+        os.fsync(handle.fileno())
+    except BaseException:  # Ctrl-C or a full disk: leave no partial line for the next write to run into
+        with contextlib.suppress(OSError):
+            handle.truncate(start)
+        raise
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Cut a file back to its last newline (a torn last line), reading only its end."""
+    if not path.exists():
+        return
+    with path.open("rb+") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        end = size
+        while end > 0:
+            start = max(0, end - _TAIL_BLOCK)
+            handle.seek(start)
+            block = handle.read(end - start)
+            if end == size and block.endswith(b"\n"):
+                return
+            newline = block.rfind(b"\n")
+            if newline >= 0:
+                handle.truncate(start + newline + 1)
+                return
+            end = start
+        handle.truncate(0)

@@ -18,6 +18,7 @@ class PK2048(Game):
         "PK2048: two players on one shared 4x4 board, with one interference and one bomb; best of three"
     )
     score_label: ClassVar[str] = "games won"
+    scores_spread: ClassVar[bool] = False
 
     four_probability: float = Field(0.5, ge=0.0, le=1.0, description="probability that a spawned tile is 4 (else 2)")
     decision_time_ms: int = Field(1000, ge=1, description="per answer; strictly more is TIMEOUT")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import plural
 from league.config import load_league
 from league.report import write_report
 from league.runner import run_league, schedule
@@ -61,8 +62,16 @@ def test_one_and_two_workers_give_identical_standings_and_ratings(ray_local, tmp
         run_league(league)
         write_report(league.output, league.config.name, list(league.bots), list(league.games))
         outputs.append(league.output)
-    for name in ("standings.csv", "ratings.csv", "variants.csv", "report.md"):
-        assert (outputs[0] / name).read_text() == (outputs[1] / name).read_text(), name
+    for name in ("standings.csv", "ratings.csv", "variants.csv", "strength.csv", "los.csv", "games.csv", "report.md"):
+        assert without_run_facts(outputs[0] / name) == without_run_facts(outputs[1] / name), name
+
+
+RUN_FACTS = ("- played: ", "- wall time: ", "- league file: ")
+
+
+def without_run_facts(path: Path) -> str:
+    """A report file without the header's lines that differ from run to run (when, how long, where)."""
+    return "\n".join(line for line in path.read_text().splitlines() if not line.startswith(RUN_FACTS))
 
 
 def test_resume_after_the_driver_is_killed(tmp_path):
@@ -155,7 +164,7 @@ def test_ctrl_c_after_fresh_stops_cleanly_keeps_what_is_done_and_leaves_no_stale
         [sys.executable, "-m", "league", "report", str(output)], cwd=ROOT, capture_output=True, text=True
     )
     assert report.returncode == 0, report.stderr
-    assert f"{len(set(stored_ids(output)))} games scored" in (output / "report.md").read_text()
+    assert f"{plural(len(set(stored_ids(output))), 'game')} scored" in (output / "report.md").read_text()
 
 
 def test_a_changed_config_plays_new_games_and_the_report_shows_only_them(ray_local, tmp_path, league_cli):

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from league.analysis import bootstrap
+from league.analysis import assess
 from league.config import ConfigError, load_league
 from league.ratings import league_table, rank_points
 from league.report import write_report
@@ -226,20 +226,23 @@ def test_bradley_terry_resamples_whole_tables():
         records.append(table_record(2 * table, ["a", "b", "c"], [1, 2, 3], table=table))
         records.append(table_record(2 * table + 1, ["b", "c", "a"], [2, 1, 3], table=table))
     records.append(table_record(60, ["a", "b", "c"], [2, 1, 2], table=30))  # b a little ahead, a and c tied
-    strengths, shares = bootstrap(["a", "b", "c"], records, samples=100, seed=1)
-    assert bootstrap(["a", "b", "c"], records, samples=100, seed=1) == (strengths, shares)
-    by_name = {s.name: s for s in strengths}
-    assert strengths[0].name == "b"
-    assert by_name["a"].elo == pytest.approx(by_name["c"].elo, abs=1e-6)
-    assert (by_name["a"].low, by_name["a"].high) == pytest.approx((by_name["c"].low, by_name["c"].high), abs=1e-6)
-    assert by_name["a"].high - by_name["a"].low > 1, "the intervals are real, not points"
+    found = assess(["a", "b", "c"], records, ["a", "b", "c"], samples=100, seed=1)
+    again = assess(["a", "b", "c"], records, ["a", "b", "c"], samples=100, seed=1)
+    assert found.strength.equals(again.strength) and found.los.equals(again.los)
+    by_name = found.strength.set_index("bot")
+    assert found.strength["bot"].iloc[0] == "b"
+    assert by_name.loc["a", "elo"] == pytest.approx(by_name.loc["c", "elo"], abs=0.1)
+    assert (by_name.loc["a", "low_95"], by_name.loc["a", "high_95"]) == pytest.approx(
+        (by_name.loc["c", "low_95"], by_name.loc["c", "high_95"]), abs=0.1
+    )
+    assert by_name.loc["a", "high_95"] - by_name.loc["a", "low_95"] > 1, "the intervals are real, not points"
 
 
 def test_bots_without_games_get_no_strength():
     records = [table_record(k, ["a", "b", "c"], [1, 2, 3]) for k in range(5)]
-    strengths, shares = bootstrap(["a", "b", "c", "idle"], records, samples=20)
-    assert [s.name for s in strengths] == ["a", "b", "c"]
-    assert set(shares) == {("a", "b"), ("b", "c")}
+    found = assess(["a", "b", "c", "idle"], records, ["a", "b", "c", "idle"], samples=20)
+    assert list(found.strength["bot"]) == ["a", "b", "c"] and found.unrated == ["idle"]
+    assert [tuple(pair) for pair in found.neighbours[["higher", "lower"]].values] == [("a", "b"), ("b", "c")]
 
 
 def test_a_league_that_leaves_a_bot_out_is_refused(tmp_path, league_cli):
@@ -272,7 +275,7 @@ def test_a_table_league_plays_resumes_and_reports_by_rank(ray_local, tmp_path):
     assert header.startswith("place,bot,games,points,points_per_game,mean_rank,wins,draws,losses,faults,score_sum")
     report = (league.output / "report.md").read_text()
     assert "Points by rank: 1 for first, 0 for last, linear between" in report
-    assert "treats a game of n seats as its n(n-1)/2 pairwise results" in report
+    assert "Each game of n seats counts as its n(n-1)/2 pairwise results" in report
     assert "multi-player update from every seat's rank" in report
     assert "score_sum and mean_score are the game's own score, here bullheads (lower is better)" in report
     assert "place is the order by conservative TrueSkill" in report

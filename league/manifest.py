@@ -1,0 +1,65 @@
+"""A league folder's manifest, ``league.json``: what the league is now, and the runs that played it.
+
+``league run`` writes it before playing: the games that make up the league as configured now (the
+report leaves out games stored under an older config), the game, each variant's rules, each bot's
+spec, the seed and the rules of play, so that ``league report DIR`` can rebuild the whole report
+from the folder alone. Each run adds when it started, how long it took and how many games it stored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from league.config import League
+from league.schedule import GameSpec
+from league.worker import spec_to_data
+
+MANIFEST = "league.json"
+
+
+def write_manifest(league: League, specs: list[GameSpec]) -> None:
+    """Record what the league is now: its games, game, variants' rules, bots, seed and rules of play.
+
+    The report leaves out stored games that are not among these ids (games of an older config).
+    The runs recorded by earlier runs of the same league (``record_run``) are kept.
+    """
+    config = league.config
+    path = league.output / MANIFEST
+    earlier = read_manifest(league.output) or {}
+    manifest = {
+        "name": config.name,
+        "game": config.game,
+        "bots": list(league.bots),
+        "variants": list(league.games),
+        "format": config.format,
+        "seed": config.seed,
+        "league_file": str(league.path.resolve()),
+        "settings": {name: game.variant() for name, game in league.games.items()},
+        "bot_specs": {name: spec_to_data(spec) for name, spec in league.bots.items()},
+        "play": {
+            "clock": config.clock,
+            "time_margin_ms": config.time_margin_ms,
+            "sandbox": config.sandbox.mode.value,
+            "limits": config.limits.model_dump(mode="json", exclude_defaults=True),
+        },
+        "runs": earlier.get("runs", []) if earlier.get("game_ids") == [s.game_id for s in specs] else [],
+        "game_ids": [spec.game_id for spec in specs],
+    }
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def record_run(folder: Path, started: str, seconds: float, played: int) -> None:
+    """Add one run (when it started, its wall time, the games it stored) to the manifest's ``runs``."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        return
+    manifest.setdefault("runs", []).append({"started": started, "seconds": round(seconds, 1), "played": played})
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The manifest of a report folder, if a run wrote one."""
+    path = folder / MANIFEST
+    return json.loads(path.read_text()) if path.exists() else None

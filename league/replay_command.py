@@ -1,0 +1,122 @@
+"""The ``league play`` command that plays a stored league game again, move for move.
+
+A league game is played exactly as ``league play`` plays it: the same bots in the same seats, the
+same match seed (built-ins draw their own seeds from it), the variant's rules and the league's
+clock, sandbox and limits. The command is built from the league's manifest (``league.json``), so
+a report can print it beside every game.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+from engine import GAMES
+
+
+def replay_command(manifest: dict[str, Any], record: dict[str, Any]) -> str:
+    """The ``league play`` command line that replays ``record``'s game.
+
+    Args:
+        manifest: The league's manifest (``league.manifest.write_manifest``): ``game``, ``settings``
+            per variant, ``bot_specs`` per bot, ``play`` (clock, sandbox, limits).
+        record: A stored game (``spec.seats``, ``spec.variant``, ``spec.seed``).
+    """
+    return ReplayCommands(manifest)(record)
+
+
+class ReplayCommands:
+    """``replay_command`` for many games of one league, each variant and seating built once.
+
+    Only the seed differs between the commands of one variant and seating.
+
+    Args:
+        manifest: The league's manifest.
+    """
+
+    def __init__(self, manifest: dict[str, Any]) -> None:
+        self.manifest = manifest
+        self._known: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
+
+    def __call__(self, record: dict[str, Any]) -> str:
+        """The command that replays ``record``'s game."""
+        spec = record["spec"]
+        key = (spec["variant"], tuple(spec["seats"]))
+        if key not in self._known:
+            self._known[key] = self._around_the_seed(*key)
+        before, after = self._known[key]
+        return f"{before} --seed {int(spec['seed'])}{after}"
+
+    def _around_the_seed(self, variant: str, seats: tuple[str, ...]) -> tuple[str, str]:
+        """The command's words before ``--seed N`` and its options after it, quoted for a shell."""
+        manifest = self.manifest
+        game_name = manifest["game"]
+        words = ["league", "play", game_name]
+        options = _variant_options(game_name, manifest.get("settings", {}).get(variant, {}))
+        as_program = False
+        for seat, name in enumerate(seats):
+            bot = manifest.get("bot_specs", {}).get(name)
+            if bot is None:  # a manifest of an older version: the bot's name is all there is
+                words.append(name)
+                continue
+            words.append(_bot_argument(game_name, bot))
+            options += _seat_options(seat, bot)
+            as_program = as_program or any(side.get("as_program") for side in _sides(bot))
+        options += ["--programs"] if as_program else []
+        options += _play_options(manifest.get("play", {}))
+        return shlex.join(words), "".join(f" {shlex.quote(option)}" for option in options)
+
+
+def _sides(bot: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(bot["roles"].values()) if bot.get("roles") else [bot]
+
+
+def _variant_options(game_name: str, settings: dict[str, Any]) -> list[str]:
+    """``--set KEY=VALUE`` for each rule that differs from the game's default."""
+    game = GAMES.get(game_name)
+    defaults = game().variant() if game is not None else {}
+    return [
+        word
+        for key, value in settings.items()
+        if defaults.get(key) != value
+        for word in ("--set", f"{key}={json.dumps(value, separators=(', ', ': '))}")
+    ]
+
+
+def _bot_argument(game_name: str, bot: dict[str, Any]) -> str:
+    """The BOT argument: a built-in's short name, a command line, or ``ATTACKER::DEFENDER``."""
+    if bot.get("roles"):
+        return "::".join(_bot_argument(game_name, side) for side in bot["roles"].values())
+    if bot.get("builtin"):
+        prefix, _, short = bot["builtin"].partition(".")
+        return short if prefix == game_name else bot["builtin"]
+    return shlex.join(bot.get("command") or ())
+
+
+def _seat_options(seat: int, bot: dict[str, Any]) -> list[str]:
+    """A seat's folder, parameters and transport."""
+    options: list[str] = []
+    folders = {side.get("cwd") for side in _sides(bot)} - {None}
+    if folders:
+        options += ["--cwd", f"{seat}:{sorted(folders)[0]}"]
+    for side in _sides(bot):
+        for key, value in side.get("params", {}).items():
+            options += ["--param", f"{seat}:{key}={json.dumps(value)}"]
+    if any(side.get("transport") == "tcp" for side in _sides(bot)):
+        options += ["--tcp", str(seat)]
+    return options
+
+
+def _play_options(play: dict[str, Any]) -> list[str]:
+    """The league's clock, sandbox and limits where they are not ``league play``'s defaults."""
+    options: list[str] = []
+    if play.get("clock", "wall") != "wall":
+        options += ["--clock", play["clock"]]
+    if play.get("time_margin_ms", 0):
+        options += ["--time-margin-ms", str(play["time_margin_ms"])]
+    if play.get("sandbox", "auto") != "auto":
+        options += ["--sandbox", play["sandbox"]]
+    for key, value in play.get("limits", {}).items():
+        options += ["--limit", f"{key}={json.dumps(value)}"]
+    return options

@@ -1,0 +1,70 @@
+"""The report's faults section: what each bot did wrong, how often, and what it said on stderr."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+import pandas as pd
+
+from engine.core import plural
+from league.report_page import Block, Paragraph, Raw, Table
+
+FAULT_NOTES = (
+    ("TIMEOUT", "no reply in time (per move or in total)"),
+    ("CRASH", "the program exited, closed its output or was killed (memory cap, signal)"),
+    ("BAD_OUTPUT", "a reply that does not parse, a line over the cap, a reply in the wrong phase"),
+    ("ILLEGAL_MOVE", "a well-formed reply that breaks a rule"),
+    ("MAX_PLIES", "a safety cap of ours, not the rules' (charged to the seat that reached it)"),
+)
+
+
+def faults_blocks(counts: pd.DataFrame, entries: Sequence[dict[str, Any]], total: int) -> list[Block]:
+    """The faults section: counts by bot and kind, then each faulted game with its detail and stderr tail.
+
+    Args:
+        counts: ``faults_by_bot``: a row per bot that faulted, a column per kind.
+        entries: ``fault_list`` entries (the first faulted games).
+        total: How many games ended by a fault in all.
+    """
+    if not total:
+        return [Paragraph("No bot faulted: every game ended by the rules.")]
+    kinds = [column for column in counts.columns if column not in ("bot", "total")]
+    notes = [(kind, meaning) for kind, meaning in FAULT_NOTES if kind in kinds]
+    listed = len({entry["game_id"] for entry in entries})
+    more = f" (the first {listed} are listed; games.csv has them all)" if listed < total else ""
+    blocks: list[Block] = [
+        Table(counts, notes, name="faults"),
+        Paragraph(f"{plural(total, 'game')} ended by a fault{more}:"),
+    ]
+    blocks.append(Raw(_entries_html(entries), _entries_markdown(entries)))
+    return blocks
+
+
+def _entries_markdown(entries: Sequence[dict[str, Any]]) -> str:
+    lines = []
+    for entry in entries:
+        lines.append(
+            f"- `{entry['game_id']}` ({entry['variant']}): {entry['bot']} (seat {entry['seat']}),"
+            f" {entry['termination']} `{entry['reason_code']}`: {entry['detail']}"
+        )
+        if entry["stderr"]:
+            lines += ["", "  ```", *(f"  {line}" for line in entry["stderr"].splitlines()), "  ```"]
+    return "\n".join(lines)
+
+
+def _entries_html(entries: Sequence[dict[str, Any]]) -> str:
+    items = []
+    for entry in entries:
+        stderr = (
+            f"<details><summary>stderr (last lines)</summary><pre>{escape(entry['stderr'])}</pre></details>"
+            if entry["stderr"]
+            else "<div><small>(nothing on stderr)</small></div>"
+        )
+        items.append(
+            f"<li><code>{escape(entry['game_id'])}</code> ({escape(entry['variant'])}):"
+            f" <b>{escape(entry['bot'])}</b> (seat {entry['seat']}), {escape(entry['termination'])}"
+            f" <code>{escape(str(entry['reason_code']))}</code>: {escape(entry['detail'])}{stderr}</li>"
+        )
+    return f"<ul class='faults'>{''.join(items)}</ul>"

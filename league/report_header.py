@@ -1,0 +1,88 @@
+"""The report's first section: what was played, by whom, under which rules, when and for how long.
+
+Everything comes from the league's manifest (``league.json``, written by ``league run``) and the
+stored games; a folder without a manifest gets what the games alone tell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from engine import GAMES
+from engine.core import plural
+from league.report_page import Bullets, Paragraph, Section, Table
+from league.worker import spec_from_data
+
+
+def subtitle(manifest: dict[str, Any], game_name: str, records: Sequence[dict[str, Any]], distinct: int) -> str:
+    """One line under the title: the game, the games scored and the distinct ones."""
+    game = GAMES.get(game_name)
+    what = f"{game_name}: {game.title}" if game is not None and game.title else game_name or "unknown game"
+    return f"{what}. {plural(len(records), 'game')} scored ({distinct} distinct)."
+
+
+def header_section(
+    manifest: dict[str, Any], records: Sequence[dict[str, Any]], bots: Sequence[str], variants: Sequence[str]
+) -> Section:
+    """The league at a glance: game, format, seed, dates, wall time, each variant's rules and each bot."""
+    runs = manifest.get("runs", [])
+    facts = [
+        f"game: {manifest.get('game', 'unknown (no league.json)')}",
+        f"format: {str(manifest.get('format', 'unknown')).replace('_', ' ')}",
+        f"seed: {manifest['seed']}" if "seed" in manifest else "seed: unknown",
+        f"games scored: {len(records)}"
+        + (f" of {len(manifest['game_ids'])} scheduled" if "game_ids" in manifest else ""),
+    ]
+    if runs:
+        seconds = sum(run["seconds"] for run in runs)
+        facts.append(f"played: {runs[0]['started']} to {runs[-1]['started']} in {plural(len(runs), 'run')}")
+        rate = f" ({len(records) / seconds:.1f} games/s)" if seconds else ""
+        facts.append(f"wall time: {seconds:.0f} s{rate}")
+    play = manifest.get("play")
+    if play:
+        limits = ", ".join(f"{key}={value}" for key, value in play.get("limits", {}).items()) or "defaults"
+        facts.append(f"clock: {play['clock']}, sandbox: {play['sandbox']}, limits: {limits}")
+    if manifest.get("league_file"):
+        facts.append(f"league file: {manifest['league_file']}")
+    return Section(
+        "League",
+        [
+            Bullets(facts),
+            Table(variant_settings(manifest, variants), text=True),
+            Table(bot_descriptions(manifest, bots), text=True),
+        ],
+    )
+
+
+def variant_settings(manifest: dict[str, Any], variants: Sequence[str]) -> pd.DataFrame:
+    """One row per variant: the rules that differ from the game's defaults (every rule is in league.json)."""
+    game = GAMES.get(manifest.get("game", ""))
+    defaults = game().variant() if game is not None else {}
+    settings = manifest.get("settings", {})
+    rows = []
+    for variant in variants:
+        own = settings.get(variant, {})
+        changed = {key: value for key, value in own.items() if defaults.get(key) != value}
+        text = ", ".join(f"{key}={value}" for key, value in changed.items())
+        rows.append({"variant": variant, "rules (differences from the game's defaults)": text or "the defaults"})
+    return pd.DataFrame(rows)
+
+
+def bot_descriptions(manifest: dict[str, Any], bots: Sequence[str]) -> pd.DataFrame:
+    """One row per bot: its command, or the built-in and its parameters."""
+    specs = manifest.get("bot_specs", {})
+    rows = []
+    for name in bots:
+        data = specs.get(name)
+        described = spec_from_data(data).describe() if data else "(not recorded)"
+        folder = data.get("cwd") if data else None
+        rows.append({"bot": name, "what it is": described, "folder": folder or ""})
+    return pd.DataFrame(rows)
+
+
+def no_manifest_note() -> Paragraph:
+    """Said where a folder has no league.json: the header only has what the games tell."""
+    return Paragraph("This folder has no league.json (written by `league run`): the rules and bots are not known here.")

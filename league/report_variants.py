@@ -1,0 +1,78 @@
+"""The report's variants part: rule variants compared on the same seeds (``league.variant_compare``).
+
+With one variant the section is a short table of its games; with several it gives each variant's
+figures, the paired per-seed differences from the baseline (the first variant) with their 95%
+intervals, whether the rule changes who is strong, and charts of scores, lengths and differences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from league.report_page import Bullets, Chart, Paragraph, ReportParts, Section, Table
+from league.variant_charts import chart_differences, chart_lengths, chart_scores
+from league.variant_compare import VariantComparison, compare_variants
+
+VARIANT_CHARTS = ("variant_scores.png", "variant_lengths.png", "variant_differences.png")
+
+BY_VARIANT_NOTES = (
+    (
+        "distinct_games",
+        "games that differ in their seats or moves (identical games between deterministic bots count once)",
+    ),
+    ("mean_score ... score_q3", "scores per seat and game in the game's unit, exact; quartiles where scores spread"),
+    ("mean_plies / median_plies", "game length in plies (replies)"),
+    ("draw_rate", "the share of games whose first place is shared"),
+    ("first_seat_win_rate", "seat 0's share of the games with one winner"),
+    ("first_seat_points", "seat 0's mean points by rank (1/2: no advantage), with its 95% interval"),
+    ("rating_spread", "the standard deviation of the bots' Bradley-Terry Elo in this variant: how much skill matters"),
+)
+
+DIFFERENCE_NOTES = (
+    ("mean_difference", "the variant's figure minus the baseline's, averaged over games played on the same seed"),
+    ("low_95 / high_95", "its 95% interval (bootstrap over seat-swapped pairs, tables or solo runs)"),
+    ("relative", "the difference as a share of the baseline's mean"),
+    ("clear", "whether the interval excludes 0"),
+)
+
+
+def _drawer(draw: Callable[[VariantComparison, Path], Path | None], comparison: VariantComparison):  # noqa: ANN202
+    return lambda path: draw(comparison, path)
+
+
+def variants_report(
+    bots: Sequence[str], records: list[dict[str, Any]], variants: Sequence[str], game: Any
+) -> ReportParts:
+    """The variants section, ``variants.csv``, ``variant_differences.csv`` and the variant charts."""
+    comparison = compare_variants(bots, records, variants, game)
+    parts = ReportParts()
+    parts.tables["variants.csv"] = comparison.by_variant
+    blocks: list[Any] = [Table(comparison.by_variant, BY_VARIANT_NOTES, name="variants")]
+    if comparison.scores_spread and records:
+        parts.charts["variant_scores.png"] = _drawer(chart_scores, comparison)
+        blocks.append(Chart("variant_scores.png", f"{comparison.score_label.capitalize()} per variant."))
+    if records:
+        parts.charts["variant_lengths.png"] = _drawer(chart_lengths, comparison)
+        blocks.append(Chart("variant_lengths.png", "Game length per variant, in plies."))
+    if len(comparison.variants) > 1:
+        parts.tables["variant_differences.csv"] = comparison.differences
+        blocks += [
+            Paragraph(f"Each variant against {comparison.baseline}, game by game on the same seeds:"),
+            Bullets(comparison.sentences),
+            Table(comparison.differences.round(3), DIFFERENCE_NOTES, name="differences"),
+        ]
+        if (comparison.differences["pairs"] > 0).any():
+            parts.charts["variant_differences.png"] = _drawer(chart_differences, comparison)
+            blocks.append(Chart("variant_differences.png", "Paired differences from the baseline, 95% intervals."))
+        if len(comparison.correlation):
+            orders = comparison.correlation.copy()
+            for column in ("baseline_order", "variant_order"):
+                orders[column] = [" > ".join(order) for order in orders[column]]
+            blocks += [Paragraph("Does the rule change who is strong?"), Table(orders.round(3))]
+        if len(comparison.by_bot):
+            blocks += [Paragraph("Each bot in each variant:"), Table(comparison.by_bot)]
+    title = "Variants compared" if len(comparison.variants) > 1 else "Games by variant"
+    parts.sections.append(Section(title, blocks))
+    return parts

@@ -1,0 +1,390 @@
+"""Rule variants compared on the same seeds: paired differences, intervals, rank correlation, charts, CLI."""
+
+import json
+import random
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from engine.attack2048 import Attack2048
+from engine.nimmt import Nimmt
+from engine.pk2048 import PK2048
+from league.config import load_league
+from league.manifest import write_manifest
+from league.runner import league_setup, schedule
+from league.schedule import round_robin, solo, tables
+from league.store import ResultStore
+from league.variant_charts import chart_scores, write_charts
+from league.variant_compare import compare_variants
+from league.variant_sentences import amount
+from league.variant_stats import cluster_interval, exact_quantile, kendall_tau
+from league.worker import play_game
+
+BOTS = ["weak", "middle", "strong"]
+STRENGTH = {"weak": 0, "middle": 400, "strong": 800}
+
+
+def pair_records(variants, effects, rounds=10, noise=200, order=None, seed=1):
+    """A round robin of BOTS on real schedule specs; each game's figures share their noise across variants.
+
+    ``effects[variant]`` = (score shift per seat, plies shift); ``order[variant]`` reverses the bots'
+    strengths when "reversed". A game's common part comes from its (round, seats), so the same game
+    under two variants differs by the effect and a little noise of its own.
+    """
+    specs = round_robin("syn", BOTS, variants, 2 * rounds, seed)
+    records = []
+    for spec in specs:
+        common = random.Random(f"{seed} {spec.round} {spec.seats}")
+        own = random.Random(f"{seed} {spec.variant} {spec.round} {spec.seats}")
+        shift, plies_shift = effects[spec.variant]
+        strength = dict(STRENGTH)
+        if (order or {}).get(spec.variant) == "reversed":
+            strength = {name: 800 - value for name, value in STRENGTH.items()}
+        scores = [
+            1500 + strength[name] + shift + common.randint(-noise, noise) + own.randint(-20, 20) for name in spec.seats
+        ]
+        plies = 600 + plies_shift + common.randint(-100, 100) + own.randint(-10, 10)
+        ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        records.append(record(spec, scores, ranks, plies))
+    return records
+
+
+def record(spec, scores, ranks, plies, offenders=()):
+    result = {"scores": scores, "ranks": ranks, "termination": "NORMAL", "offenders": list(offenders), "plies": plies}
+    return {"game_id": spec.game_id, "spec": spec.to_json(), "result": {**result, "extra": {}}}
+
+
+def paired_truth(records, variant, baseline, figure):
+    """The exact mean paired difference, computed here by brute force over (round, seats)."""
+    by_key = {(r["spec"]["variant"], r["spec"]["round"], tuple(r["spec"]["seats"])): r for r in records}
+    differences = []
+    for (name, round_, seats), mine in by_key.items():
+        other = by_key.get((baseline, round_, seats))
+        if name != variant or other is None:
+            continue
+        if figure == "score":
+            differences.append(Fraction(sum(mine["result"]["scores"]) - sum(other["result"]["scores"]), len(seats)))
+        else:
+            differences.append(Fraction(mine["result"]["plies"] - other["result"]["plies"]))
+    return float(sum(differences) / len(differences)), len(differences)
+
+
+def row(comparison, variant, figure):
+    frame = comparison.differences
+    return frame[(frame["variant"] == variant) & (frame["figure"] == figure)].iloc[0].to_dict()
+
+
+def test_a_known_effect_is_recovered_with_an_interval_that_covers_it_and_excludes_zero():
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)})
+    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    score, plies = row(comparison, "hard", "score"), row(comparison, "hard", "plies")
+    truth, pairs = paired_truth(records, "hard", "easy", "score")
+    assert score["mean_difference"] == pytest.approx(truth) and score["pairs"] == pairs == 60
+    assert score["low_95"] < -300 < score["high_95"] and score["high_95"] < 0 and score["clear"]
+    assert plies["mean_difference"] == pytest.approx(paired_truth(records, "hard", "easy", "plies")[0])
+    assert plies["high_95"] < 0 and plies["clear"]
+    sentence = comparison.sentences[0]
+    assert sentence.startswith("hard vs easy (60 paired games): defender score ")
+    assert f"defender score {amount(-score['mean_difference'])} lower per bot and game (" in sentence
+    assert f"games {amount(-plies['mean_difference'])} plies shorter (" in sentence
+    assert f"95%: {amount(-score['high_95'])} to {amount(-score['low_95'])} lower" in sentence
+
+
+def test_the_intervals_cover_the_true_effect_in_about_95_percent_of_leagues():
+    covered = {"score": 0, "plies": 0}
+    leagues = 40
+    for seed in range(leagues):
+        records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=5, seed=seed)
+        comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048, samples=500)
+        for figure, truth in (("score", -300), ("plies", -120)):
+            found = row(comparison, "hard", figure)
+            covered[figure] += found["low_95"] <= truth <= found["high_95"]
+    assert covered["score"] >= 0.85 * leagues and covered["plies"] >= 0.85 * leagues, covered
+
+
+def test_no_effect_gives_an_interval_that_includes_zero_and_says_so():
+    records = pair_records(["easy", "same"], {"easy": (0, 0), "same": (0, 0)})
+    comparison = compare_variants(BOTS, records, ["easy", "same"], Attack2048)
+    for figure in ("score", "plies", "first_seat_points"):
+        found = row(comparison, "same", figure)
+        assert found["low_95"] <= 0 <= found["high_95"] and not found["clear"], figure
+    sentence = comparison.sentences[0]
+    assert "defender score" in sentence and sentence.count("not a clear difference") >= 2
+
+
+def test_first_seat_advantage_and_draws_are_compared_game_by_game():
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (0, 0)}, rounds=6)
+    for game in records:  # under hard, seat 0 always wins; under easy every even round is a draw
+        spec, result = game["spec"], game["result"]
+        if spec["variant"] == "hard":
+            result["ranks"] = [1, 2]
+        elif spec["round"] % 2 == 0:
+            result["ranks"] = [1, 1]
+    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    easy, hard = comparison.by_variant.set_index("variant").loc[["easy", "hard"]].to_dict("records")
+    assert hard["first_seat_points"] == hard["first_seat_win_rate"] == 1.0 and hard["draw_rate"] == 0
+    assert easy["draw_rate"] == 0.5 and easy["first_seat_low_95"] <= easy["first_seat_points"]
+    draws, first = row(comparison, "hard", "draw_rate"), row(comparison, "hard", "first_seat_points")
+    assert draws["mean_difference"] == pytest.approx(-0.5) and draws["clear"]
+    assert first["mean_difference"] > 0 and first["clear"]
+    assert "draw rate 50.0 percentage points lower" in comparison.sentences[0]
+
+
+def test_pairing_is_by_round_and_seats_whatever_the_order_and_indices_of_the_records():
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=4)
+    hard = [r for r in records if r["spec"]["variant"] == "hard"]
+    for index, game in zip(sorted(r["spec"]["index"] for r in hard), reversed(hard), strict=True):
+        game["spec"]["index"] = index  # hard's games now come in the reverse order of easy's
+    reference = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    truth, pairs = paired_truth(records, "hard", "easy", "score")
+    score = row(reference, "hard", "score")
+    assert score["mean_difference"] == pytest.approx(truth) and pairs == 24
+    # A game and its twin differ by -300 and their own noise (at most 20 a seat): so does every resample.
+    assert -320 <= score["low_95"] <= score["high_95"] <= -280
+    shuffled = list(records)
+    random.Random(5).shuffle(shuffled)
+    assert compare_variants(BOTS, shuffled, ["easy", "hard"], Attack2048).to_json() == reference.to_json()
+    unmatched = [r for r in records if not (r["spec"]["variant"] == "hard" and r["spec"]["round"] == 0)]
+    partial = row(compare_variants(BOTS, unmatched, ["easy", "hard"], Attack2048), "hard", "score")
+    assert (partial["mean_difference"], partial["pairs"]) == pytest.approx(
+        paired_truth(unmatched, "hard", "easy", "score")
+    )
+    assert partial["pairs"] == 18
+
+
+def test_infra_errors_are_not_compared():
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=2)
+    records[0]["result"]["termination"] = "INFRA_ERROR"
+    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    assert comparison.by_variant.set_index("variant").loc["easy", "games"] == 11
+    assert row(comparison, "hard", "score")["pairs"] == 11
+
+
+def test_the_rank_correlation_says_whether_the_rule_changes_who_is_strong():
+    records = pair_records(["easy", "kept", "flipped"], dict.fromkeys(["easy", "kept", "flipped"], (0, 0)), rounds=4)
+    records = [r for r in records if r["spec"]["variant"] != "flipped"] + [
+        r for r in pair_records(["flipped"], {"flipped": (0, 0)}, rounds=4, order={"flipped": "reversed"})
+    ]
+    comparison = compare_variants(BOTS, records, ["easy", "kept", "flipped"], Attack2048)
+    taus = comparison.correlation.set_index("variant")["kendall_tau"]
+    assert taus["kept"] == 1 and taus["flipped"] == -1
+    kept, flipped = comparison.sentences[-2:]
+    assert "keeps the order of the 3 bots (Kendall tau 1.00: strong > middle > weak)" in kept
+    assert "changes the order (Kendall tau -1.00 over 3 bots; easy: strong > middle > weak; flipped: weak >" in flipped
+    spread = comparison.by_variant.set_index("variant")["rating_spread"]
+    assert spread["easy"] > 100 and spread["easy"] == pytest.approx(spread["kept"])
+
+
+def test_kendall_tau_b():
+    assert kendall_tau([1, 2, 3], [10, 20, 30]) == 1 and kendall_tau([1, 2, 3], [3, 2, 1]) == -1
+    assert kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)
+    assert kendall_tau([1, 1, 2], [1, 2, 3]) == pytest.approx(2 / 6**0.5)
+    assert np.isnan(kendall_tau([1, 1], [1, 2])) and np.isnan(kendall_tau([1], [1]))
+
+
+def test_the_bootstrap_resamples_whole_clusters():
+    values = [float(v) for v in random.Random(3).choices(range(100), k=15)]
+    alone = cluster_interval(values, list(range(15)), np.random.default_rng(9), samples=300)
+    twins = cluster_interval(
+        [v for v in values for _ in (0, 1)],
+        [k for k in range(15) for _ in (0, 1)],
+        np.random.default_rng(9),
+        samples=300,
+    )
+    assert twins == alone and alone[0] < sum(values) / 15 < alone[1]  # twin games add no information
+
+
+def test_scores_beyond_two_to_the_53_stay_exact():
+    big = 2**60
+    assert exact_quantile([big + 1, big + 2], Fraction(1, 2)) == Fraction(2 * big + 3, 2)
+    specs = solo("q", ["a"], ["v1", "v2"], 3, 1)
+    records = [record(spec, [big + 2 * spec.round + (spec.variant == "v2")], [1], 10) for spec in specs]
+    comparison = compare_variants(["a"], records, ["v1", "v2"], Attack2048)
+    figures = comparison.by_variant.set_index("variant")
+    assert figures.loc["v1", "mean_score"] == f"{big + 2}.00" and figures.loc["v2", "median_score"] == f"{big + 3}.00"
+    assert figures.loc["v1", "score_q1"] == f"{big + 1}.00" and figures.loc["v1", "score_q3"] == f"{big + 3}.00"
+    assert row(comparison, "v2", "score")["mean_difference"] == 1.0
+
+
+def test_a_solo_league_compares_scores_and_lengths_per_run_without_ratings():
+    specs = solo("q", BOTS, ["small", "large"], 5, 3)
+    records = [
+        record(spec, [1000 * (spec.variant == "large") + STRENGTH[spec.seats[0]] + 7 * spec.round], [1], 50)
+        for spec in specs
+    ]
+    comparison = compare_variants(BOTS, records, ["small", "large"], Codevs21Like)
+    assert comparison.layout == "solo" and comparison.correlation.empty
+    assert "draw_rate" not in comparison.by_variant and "rating_spread" not in comparison.by_variant
+    assert "elo" not in comparison.by_bot
+    means = comparison.by_bot.set_index(["variant", "bot"])["mean_score"]
+    assert means[("large", "strong")] == "1814.00" and means[("small", "weak")] == "14.00"
+    assert set(comparison.differences["figure"]) == {"score", "plies"}
+    score = row(comparison, "large", "score")
+    assert score["mean_difference"] == 1000 and score["pairs"] == 15 and score["low_95"] == score["high_95"] == 1000
+    assert comparison.sentences[0].startswith("large vs small (15 paired games): score 1,000 higher per game (")
+    assert "games the same in every paired game" in comparison.sentences[0]
+    assert "no ratings" in comparison.sentences[-1]
+
+
+class Codevs21Like:
+    name = "codevs21"
+    score_label = "score"
+    scores_spread = True
+
+
+def test_tables_are_paired_by_table_and_rotation():
+    specs = tables("t", ["a", "b", "c", "d"], ["base", "fewer"], [3], 8, 2)
+    records = []
+    for spec in specs:
+        scores = [(10 + 3 * seat + spec.round) - 2 * (spec.variant == "fewer") for seat in range(3)]
+        ranks = [1 + sum(other < mine for other in scores) for mine in scores]  # nimmt: fewer is better
+        if spec.variant == "fewer" and spec.round % 2:
+            ranks = [1, 1, 3]
+        records.append(record(spec, scores, ranks, 30 + spec.round))
+    comparison = compare_variants(["a", "b", "c", "d"], records, ["base", "fewer"], Nimmt)
+    assert comparison.layout == "tables"
+    score = row(comparison, "fewer", "score")
+    assert score["mean_difference"] == -2 and score["pairs"] == 24 and score["low_95"] == score["high_95"] == -2
+    assert row(comparison, "fewer", "draw_rate")["mean_difference"] == pytest.approx(0.5)
+    assert comparison.sentences[0].startswith("fewer vs base (24 paired games): bullheads 2.00 lower per bot and game")
+    assert comparison.correlation.iloc[0]["bots"] == 4
+
+
+def test_a_game_whose_scores_do_not_spread_compares_rates_only():
+    records = pair_records(["a", "b"], {"a": (0, 0), "b": (0, 0)}, rounds=2)
+    comparison = compare_variants(BOTS, records, ["a", "b"], PK2048)
+    assert "score_sd" not in comparison.by_variant and "mean_score" in comparison.by_variant
+    assert "score" not in set(comparison.differences["figure"])
+    assert chart_scores(comparison, Path("/nonexistent/never.png")) is None
+
+
+def test_one_variant_has_nothing_to_compare():
+    records = pair_records(["only"], {"only": (0, 0)}, rounds=1)
+    comparison = compare_variants(BOTS, records, ["only"], Attack2048)
+    assert comparison.sentences == ["Only one variant (only): nothing to compare."]
+    assert comparison.differences.empty and len(comparison.by_variant) == 1
+
+
+def test_the_baseline_can_be_chosen_and_an_unknown_one_is_refused():
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=2)
+    flipped = compare_variants(BOTS, records, ["easy", "hard"], Attack2048, baseline="hard")
+    assert row(flipped, "easy", "score")["mean_difference"] > 0 and "higher per bot and game" in flipped.sentences[0]
+    with pytest.raises(ValueError, match="unknown baseline variant 'nope'; variants: easy, hard"):
+        compare_variants(BOTS, records, ["easy", "hard"], Attack2048, baseline="nope")
+
+
+def test_the_same_games_give_the_same_figures_and_charts_byte_for_byte(tmp_path):
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=3)
+    first, second = (compare_variants(BOTS, records, ["easy", "hard"], Attack2048) for _ in range(2))
+    assert first.to_json() == second.to_json()
+    written = [write_charts(comparison, tmp_path / name) for comparison, name in ((first, "a"), (second, "b"))]
+    assert [path.name for path in written[0]] == [
+        "variant_scores.png",
+        "variant_lengths.png",
+        "variant_differences.png",
+    ]
+    for one, other in zip(*written, strict=True):
+        assert one.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and one.read_bytes() == other.read_bytes()
+    alone = compare_variants(BOTS, records, ["easy"], Attack2048)
+    assert [path.name for path in write_charts(alone, tmp_path / "c")] == ["variant_scores.png", "variant_lengths.png"]
+
+
+def stored_league(folder, records, variants, game="attack2048", bots=BOTS):
+    folder.mkdir(parents=True, exist_ok=True)
+    store = ResultStore(folder / "games.jsonl")
+    for game_record in records:
+        store.append(game_record)
+    store.close()
+    manifest = {"name": "syn", "game": game, "bots": bots, "variants": variants}
+    manifest["game_ids"] = [r["game_id"] for r in records]
+    (folder / "league.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def test_league_compare_prints_the_tables_and_sentences(tmp_path, league_cli):
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=3)
+    folder = stored_league(tmp_path / "out", records, ["easy", "hard"])
+    status, out, err = league_cli("compare", str(folder))
+    assert status == 0, err
+    expected = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    for sentence in expected.sentences:
+        assert sentence in out
+    assert "Paired differences from easy" in out and "first_seat_points" in out
+    status, out, _ = league_cli("compare", str(folder), "--json", "--baseline", "hard", "--charts", str(tmp_path / "c"))
+    data = json.loads(out)
+    assert status == 0 and data["baseline"] == "hard" and data["differences"][0]["variant"] == "easy"
+    assert sorted(path.name for path in (tmp_path / "c").iterdir())[0] == "variant_differences.png"
+
+
+@pytest.mark.parametrize(
+    "setup, args, message",
+    [
+        ("empty", [], "no league here (no league.json); run `league run CONFIG` first"),
+        ("no games", [], "no scored games yet; run `league run CONFIG` first"),
+        ("one variant", [], "nothing to compare: the league has one variant (easy)"),
+        ("two variants", ["--baseline", "nope"], "--baseline nope: no such variant; variants: easy, hard"),
+    ],
+)
+def test_league_compare_refuses_in_one_line(tmp_path, league_cli, setup, args, message):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (0, 0)}, rounds=1)
+    if setup == "no games":
+        stored_league(folder, [], ["easy", "hard"])
+    elif setup == "one variant":
+        stored_league(folder, [r for r in records if r["spec"]["variant"] == "easy"], ["easy"])
+    elif setup == "two variants":
+        stored_league(folder, records, ["easy", "hard"])
+    status, out, err = league_cli("compare", str(folder), *args)
+    assert status == 2 and out == ""
+    expected = message if args else f"{folder}: {message}"
+    assert err.strip().splitlines() == [f"league: error: {expected}"]
+
+
+def play_attack2048_variants(folder, games_per_pair, seed=2016):
+    """The paper's two rules (2-only, 2-or-4) with the built-ins, played in-process (no Ray), stored as a league."""
+    config = {
+        "name": "paper",
+        "game": "attack2048",
+        "variants": {"two_only": {"tiles": [2]}, "two_or_four": {"tiles": [2, 4]}},
+        "bots": [
+            {"name": "random", "builtin": "attack2048.random"},
+            {"name": "greedy", "builtin": "attack2048.greedy"},
+        ],
+        "games_per_pair": games_per_pair,
+        "seed": seed,
+        "sandbox": "none",
+        "output": str(folder / "out"),
+    }
+    (folder / "paper.yaml").write_text(yaml.safe_dump(config))
+    league = load_league(folder / "paper.yaml")
+    league.output.mkdir(parents=True)
+    specs, setup = schedule(league), league_setup(league)
+    write_manifest(league, specs)
+    store = ResultStore(league.output / "games.jsonl")
+    for spec in specs:
+        store.append(play_game(spec.to_json(), setup))
+    store.close()
+    return league.output
+
+
+def test_the_paper_finding_two_or_four_gives_lower_defender_scores_and_shorter_games(tmp_path, league_cli):
+    started = time.monotonic()
+    folder = play_attack2048_variants(tmp_path, games_per_pair=24)
+    status, out, err = league_cli("compare", str(folder), "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    rows = {(r["variant"], r["figure"]): r for r in data["differences"]}
+    score, plies = rows[("two_or_four", "score")], rows[("two_or_four", "plies")]
+    assert score["pairs"] == plies["pairs"] == 24
+    assert score["high_95"] < 0 and score["clear"] and plies["high_95"] < 0 and plies["clear"]
+    sentence = data["sentences"][0]
+    assert sentence.startswith("two_or_four vs two_only (24 paired games): defender score ")
+    score_clause, plies_clause = sentence.split("; games ")[0], sentence.split("; games ")[1].split(";")[0]
+    assert " lower per bot and game (" in score_clause and "not a clear difference" not in score_clause
+    assert " plies shorter (" in plies_clause and "not a clear difference" not in plies_clause
+    print(f"played and compared in {time.monotonic() - started:.1f} s: {sentence}")
