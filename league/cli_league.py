@@ -9,11 +9,8 @@ says so on its last line.
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -189,23 +186,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-@contextmanager
-def rare_collections() -> Iterator[None]:
-    """Run Python's cyclic garbage collector rarely for a while (the previous thresholds come back after).
-
-    A report of 100,000 games holds millions of acyclic objects (the records and their rows); at
-    the default thresholds the collector traverses them again and again, a fifth of the report's
-    time. Cycles (matplotlib figures) are still collected, in bigger batches.
-    """
-    thresholds = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-
-
-@rare_collections()
 def cmd_report(args: argparse.Namespace) -> int:
     """Rewrite the report of a league folder from its games.jsonl."""
     from league.report import write_report

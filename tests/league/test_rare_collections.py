@@ -2,7 +2,7 @@
 
 import gc
 
-from league.cli_league import rare_collections
+from league.report import rare_collections
 
 
 def test_collections_are_rare_inside_and_the_thresholds_come_back_after():
