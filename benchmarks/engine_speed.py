@@ -16,9 +16,11 @@ in one run:
 
 3. **The referee's own cost per move** with two ``versus2048.random`` bots run as real programs
    (``BotSpec(..., as_program=True)``: each is ``python -m league bot``), through the referee
-   of ``league.referee.play_match``. The referee's cost of a move is the wall time of the move
-   less the bots' CPU time: what is left is the referee's Python work plus the pipes and the
-   wake-ups, i.e. what the league adds on top of the bots' thinking. Two ways:
+   of ``league.referee.play_match``, with time limits no bot reaches (a busy machine can make a
+   Python bot's start-up outlast the rules' 1 s, which would end the measuring). The referee's
+   cost of a move is the wall time of the move less the bots' CPU time: what is left is the
+   referee's Python work plus the pipes and the wake-ups, i.e. what the league adds on top of the
+   bots' thinking. Two ways:
 
    * *Slope method* (whole matches). Matches of two lengths are played, ``turns_per_player=2``
      (6 plies) and ``turns_per_player=1000`` (as long as the random game lasts), alternating,
@@ -41,7 +43,8 @@ in one run:
      resolution), this process's CPU time, and the ply count. Over the long matches,
      (window wall - bots' CPU in the window) / plies in the window is the referee's cost per
      move with start-up and shut-down left out exactly. The referee's own CPU per move (the
-     Python part alone) and the bots' CPU per move are printed beside it.
+     Python part alone, with the system calls it makes) and the bots' CPU per move are printed
+     beside it.
 
 4. **The floor: one round trip between two C programs over pipes** (sources in
    ``benchmarks/c/``, compiled with gcc into ``benchmarks/_build/`` at every run). A "referee"
@@ -54,8 +57,12 @@ in one run:
    with two bots and a referee on 2 cores, the referee and the bot it waits for are usually on
    different CPUs.
 
-5. **The ratio** referee cost per move (in-match window) / the floor, against the target of
-   "within 3 times the floor"; the slope method's ratio is printed beside it.
+5. **The ratios**: referee cost per move (in-match window) / the floor, against the target of
+   "within 3 times the floor", with the slope method's ratio beside it; and the referee's own CPU
+   per move beside the C referee's round trip with both programs on one CPU (where a round trip
+   is all CPU: the C referee's and the echo bot's), against the target of 30 us.
+
+``--figures FILE`` also writes the figures as JSON for ``benchmarks/run_all.py``.
 
 Timings depend on the machine and on what else runs on it (another process busy on a core
 makes every figure worse, the round trips most); run it on an idle machine. ``--quick`` runs
@@ -77,6 +84,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from figures import HIGHER, Figure, write_figures
+
 from engine.slide import DIRECTIONS, Board, square
 from engine.versus2048 import Versus2048
 from engine.versus2048.bots import RandomBot
@@ -89,8 +98,11 @@ HERE = Path(__file__).resolve().parent
 C_SOURCES = HERE / "c"
 BUILD = HERE / "_build"
 TARGET_RATIO = 3.0
+TARGET_REFEREE_CPU_US = 30.0
 SHORT_TURNS = 2
 LONG_TURNS = 1000
+GENEROUS_LIMITS = {"pregame_time_ms": 60_000, "turn_time_ms": 60_000, "total_time_ms": 3_600_000}
+"""Time limits no bot reaches even on a busy machine: a timeout would end the measuring (costs, not limits)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +149,8 @@ def random_boards(count: int, seed: int = 2048) -> list[Board]:
     return [tuple(0 if rng.random() < 0.35 else rng.randint(1, 11) for _ in range(25)) for _ in range(count)]
 
 
-def bench_slides(settings: Settings) -> None:
+def bench_slides(settings: Settings) -> float:
+    """Prints the slide rates; returns the median slides per second."""
     heading("1. slides on 5x5 boards (engine.slide.square(5).slide)")
     geometry = square(5)
     boards = random_boards(settings.boards)
@@ -158,6 +171,7 @@ def bench_slides(settings: Settings) -> None:
     )
     median = statistics.median(rates)
     print(f"slides per second: {median:,.0f} (median), {max(rates):,.0f} (best); {1e6 / median:.2f} us per slide")
+    return median
 
 
 # -- 2. playouts -----------------------------------------------------------------------------
@@ -176,7 +190,8 @@ def playout(seed: int) -> int:
     return state.plies
 
 
-def bench_playouts(settings: Settings) -> None:
+def bench_playouts(settings: Settings) -> float:
+    """Prints the playout rates; returns games per second."""
     heading(f"2. random playouts of versus2048 in-process (turns_per_player={LONG_TURNS}, no processes)")
     start = time.perf_counter()
     plies = [playout(seed) for seed in range(settings.playout_games)]
@@ -188,6 +203,7 @@ def bench_playouts(settings: Settings) -> None:
     )
     print(f"games per second: {len(plies) / elapsed:,.1f}")
     print(f"plies per second: {total / elapsed:,.0f} ({1e6 * elapsed / total:.1f} us per ply)")
+    return len(plies) / elapsed
 
 
 # -- 3. the referee with real programs -------------------------------------------------------
@@ -248,7 +264,7 @@ def children_cpu_s() -> float:
 
 
 def play_timed(turns: int, seed: int) -> MatchTiming:
-    game = Versus2048(turns_per_player=turns)
+    game = Versus2048(turns_per_player=turns, **GENEROUS_LIMITS)
     specs = [BotSpec(name=f"random{seat}", builtin="versus2048.random", as_program=True) for seat in range(2)]
     launchers = [make_launcher(game, spec, seat, seed) for seat, spec in enumerate(specs)]
     children_before, self_before = children_cpu_s(), time.process_time()
@@ -290,11 +306,19 @@ def fit_slope(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
 
 @dataclass
 class RefereeCost:
-    """Per-move figures, in seconds."""
+    """Per-move figures, in seconds.
+
+    Attributes:
+        window: Referee cost per move in the main-phase window (wall less the bots' CPU).
+        slope: The same by the slope method over whole matches.
+        slope_error: The slope's standard error.
+        cpu: The referee process's own CPU per move in the window.
+    """
 
     window: float
     slope: float
     slope_error: float
+    cpu: float
 
 
 def bench_referee(settings: Settings) -> RefereeCost:
@@ -348,7 +372,7 @@ def bench_referee(settings: Settings) -> RefereeCost:
         f"(per match: median {1e6 * statistics.median(per_match):.0f}, "
         f"{1e6 * min(per_match):.0f}..{1e6 * max(per_match):.0f})"
     )
-    return RefereeCost(window, slope, error)
+    return RefereeCost(window, slope, error, window_self / window_plies)
 
 
 # -- 4. the C floor --------------------------------------------------------------------------
@@ -391,8 +415,21 @@ def round_trip(referee: Path, bot: Path, settings: Settings, cpus: tuple[int, in
     return RoundTrip(request_bytes, reply_bytes, count, mean, median, minimum, p90)
 
 
-def bench_c_floor(settings: Settings) -> float | None:
-    """Prints the C round trips; returns the floor in seconds (None without a C compiler)."""
+@dataclass
+class CFloor:
+    """Medians of the C round trips, in seconds.
+
+    Attributes:
+        floor: Across two CPUs (one CPU on a machine with one): the floor.
+        one_cpu: Both programs on one CPU, where a round trip is all CPU time.
+    """
+
+    floor: float
+    one_cpu: float
+
+
+def bench_c_floor(settings: Settings) -> CFloor | None:
+    """Prints the C round trips; returns their medians (None without a C compiler)."""
     heading("4. the floor: one request/reply round trip between two C programs over pipes")
     programs = build_c()
     if programs is None:
@@ -419,15 +456,16 @@ def bench_c_floor(settings: Settings) -> float | None:
     floor = results[-1].median / 1e9
     where = "two CPUs" if len(cpus) > 1 else "one CPU"
     print(f"the floor (median, {where}): {1e6 * floor:.1f} us")
-    return floor
+    return CFloor(floor, results[1].median / 1e9)
 
 
 # -- 5. ------------------------------------------------------------------------------------
-def report_ratio(cost: RefereeCost, floor: float | None) -> None:
+def report_ratio(cost: RefereeCost, c_floor: CFloor | None) -> None:
     heading(f"5. referee cost per move / C round trip (target: within {TARGET_RATIO:g} times the floor)")
-    if floor is None:
+    if c_floor is None:
         print("no C floor measured: no ratio")
         return
+    floor = c_floor.floor
     ratio = cost.window / floor
     verdict = "met" if ratio <= TARGET_RATIO else "not met"
     print(
@@ -438,20 +476,58 @@ def report_ratio(cost: RefereeCost, floor: float | None) -> None:
         f"slope method:    {1e6 * cost.slope:.0f} us +- {1e6 * cost.slope_error:.0f} / {1e6 * floor:.1f} us = "
         f"{cost.slope / floor:.2f} x (+- {cost.slope_error / floor:.2f})"
     )
+    verdict = "met" if 1e6 * cost.cpu <= TARGET_REFEREE_CPU_US else "not met"
+    print(
+        f"referee's own CPU per move: {1e6 * cost.cpu:.1f} us; a C referee's round trip on one CPU "
+        f"{1e6 * c_floor.one_cpu:.1f} us = {cost.cpu / c_floor.one_cpu:.1f} x "
+        f"(target <= {TARGET_REFEREE_CPU_US:g} us: {verdict})"
+    )
+
+
+def figures_of(slides: float, playouts: float, cost: RefereeCost, c_floor: CFloor | None) -> list[Figure]:
+    """This run's figures, as ``benchmarks/run_all.py`` reads them."""
+    one_cpu = 1e6 * c_floor.one_cpu if c_floor else None
+    floor = 1e6 * c_floor.floor if c_floor else None
+    return [
+        Figure(
+            "referee",
+            "referee's own CPU per ply (versus2048, two programs)",
+            1e6 * cost.cpu,
+            "us",
+            one_cpu,
+            "a C referee's round trip, both programs on one CPU",
+            TARGET_REFEREE_CPU_US,
+        ),
+        Figure(
+            "referee",
+            "referee cost per ply (wall less the bots' CPU)",
+            1e6 * cost.window,
+            "us",
+            floor,
+            "the C floor: a round trip across two CPUs",
+            TARGET_RATIO,
+            target_of_ratio=True,
+        ),
+        Figure("engines", "versus2048 slides (5x5)", slides, "slides/s", better=HIGHER),
+        Figure("engines", "versus2048 random playouts (engine_speed)", playouts, "games/s", better=HIGHER),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a shorter run (rougher figures)")
+    parser.add_argument("--figures", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else FULL
     began = time.perf_counter()
     print(f"engine_speed ({'quick' if args.quick else 'full'}): Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    bench_slides(settings)
-    bench_playouts(settings)
+    slides = bench_slides(settings)
+    playouts = bench_playouts(settings)
     cost = bench_referee(settings)
-    floor = bench_c_floor(settings)
-    report_ratio(cost, floor)
+    c_floor = bench_c_floor(settings)
+    report_ratio(cost, c_floor)
+    if args.figures:
+        write_figures(args.figures, figures_of(slides, playouts, cost, c_floor))
     print(f"\n(done in {time.perf_counter() - began:.1f} s)")
     return 0
 

@@ -1,17 +1,22 @@
-"""League throughput on Ray: 1 vs 2 workers, Ray's overhead per game, and rating 100,000 games.
+"""League throughput on Ray: start-up, Ray's marginal cost per game, 1 vs 2 workers, and rating 100,000 games.
 
 Run ``.venv/bin/python benchmarks/league_throughput.py [--games N] [--quick]`` from the repository
-root. All figures come from one run, on the same machine, so their ratios mean something.
+root, on an otherwise idle machine. All figures come from one run, so their ratios mean something.
 
-1. **Scaling**: the same league of built-in versus2048 bots (games of about 50 ms or longer:
-   ``minimax`` against ``greedy``) is played with ``concurrency`` 1 on an embedded Ray cluster of
-   1 CPU, then with 2 on one of 2 CPUs (workers started before the clock runs); games per second
-   for each and their ratio (target: 2 workers at least 1.8 times 1 worker).
-2. **Ray overhead per game**: the same games played one after another in this process through
-   ``league.worker.play_game`` (no Ray); overhead = (1-worker wall time - in-process wall time)
-   / games. Long games make that difference noisy on a 2-core machine (the Ray processes share
-   the cores), so it is also measured on many 2-turn games, where the game itself costs about a
-   millisecond (target: under 5 ms).
+Leagues of built-in versus2048 bots (``minimax`` against ``greedy``) are played by ``run_league``
+on an embedded Ray cluster of as many CPUs as workers, and the same games one after another in
+this process without Ray, through what a worker runs (``league.pool.GameWorker.play``: the game,
+its sandbox made once). A run's games are timed from its first game stored to its last (the
+games between them counted); what comes before is the fixed start-up, stated on its own:
+``ray.init``, and the workers' start (processes, imports). Beside wall time, the CPU a game costs
+the driver, the worker (against the same game in one process) and Ray's own processes, read from
+/proc: on a busy machine it still says where Ray's cost goes.
+
+1. **Ray's marginal cost per game**: 1000 (``--games``) 2-turn games, where a game costs a few
+   milliseconds: 1-worker time a game - in-process time a game (target: under 1 ms).
+2. **Scaling**: 1000 games of 50 turns a player (about 0.1 s each): games per second with 1
+   and 2 workers, and in one process (targets: 2 workers at least 1.8 times 1 worker, and at
+   least 1.7 times one process), and the cores in use with 2 workers.
 3. **Ratings**: TrueSkill standings of 100,000 synthetic two-player games in schedule order
    (target: under 30 s), and of 100,000 five-seat table games, beside the ``trueskill``
    package's own factor graph (``env.rate``) on a slice of the same games, scaled up: the
@@ -19,10 +24,12 @@ root. All figures come from one run, on the same machine, so their ratios mean s
 """
 
 import argparse
+import os
 import random
 import shutil
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import ray
@@ -30,12 +37,14 @@ import trueskill
 import yaml
 
 from league.config import load_league
+from league.pool import GameWorker
 from league.ratings import league_table
 from league.runner import league_setup, run_league, schedule
-from league.worker import play_game
+from sandbox.procfs import STIME, TICK_NS, UTIME, children_of, descendants, process_table
 
 
-def make_league(folder: Path, games_per_pair: int, concurrency: int, turns: int = 60) -> Path:
+def make_league(folder: Path, games: int, concurrency: int, turns: int) -> Path:
+    """A league file of ``games`` games of minimax against greedy, ``turns`` turns a player."""
     config = {
         "name": f"throughput{turns}",
         "game": "versus2048",
@@ -44,7 +53,7 @@ def make_league(folder: Path, games_per_pair: int, concurrency: int, turns: int 
             {"name": "minimax", "builtin": "versus2048.minimax", "params": {"max_nodes": 3000}},
             {"name": "greedy", "builtin": "versus2048.greedy"},
         ],
-        "games_per_pair": games_per_pair,
+        "games_per_pair": games,
         "seed": 11,
         "concurrency": concurrency,
         "output": str(folder / f"out{concurrency}-{turns}"),
@@ -54,28 +63,85 @@ def make_league(folder: Path, games_per_pair: int, concurrency: int, turns: int 
     return path
 
 
-def timed_run(path: Path) -> tuple[float, int]:
-    """Play a league on its own embedded Ray cluster of ``concurrency`` CPUs (workers warmed first)."""
+@dataclass
+class Timing:
+    """A league's games timed from the first game stored to the last (the fixed start-up apart).
+
+    Attributes:
+        games: Games in the window (all but the first).
+        seconds: The window's wall time.
+        cpu: CPU seconds spent in the window by the driver (``driver``), the worker processes
+            (``workers``) and Ray's own processes (``ray``).
+        ray_init_s: ``ray.init`` of the embedded cluster.
+        workers_s: From the run's start until every worker was ready.
+    """
+
+    games: int
+    seconds: float
+    cpu: dict[str, float]
+    ray_init_s: float = 0.0
+    workers_s: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        """Games per second."""
+        return self.games / self.seconds
+
+    def cpu_ms(self, role: str) -> float:
+        """CPU milliseconds a game of ``role``."""
+        return self.cpu[role] / self.games * 1000
+
+
+def cpu_by_role() -> dict[str, float]:
+    """CPU seconds used so far by this process, its Ray workers (league actors) and Ray's other processes.
+
+    Built-in bots play inside the workers; a bot program's CPU would count as Ray's.
+    """
+    table = process_table()
+    found = {"driver": 0.0, "workers": 0.0, "ray": 0.0}
+    for pid in descendants(os.getpid(), children_of(table)):
+        fields = table.get(pid)
+        if fields is None:
+            continue
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        role = "driver" if pid == os.getpid() else "workers" if command.startswith(b"ray::GameWorker") else "ray"
+        found[role] += (int(fields[UTIME]) + int(fields[STIME])) * TICK_NS / 1e9
+    return found
+
+
+def timed_run(path: Path) -> Timing:
+    """Play a league on its own embedded Ray cluster of ``concurrency`` CPUs."""
     league = load_league(path)
+    started = time.perf_counter()
     ray.init(address="local", num_cpus=league.config.concurrency, include_dashboard=False, log_to_driver=False)
+    ray_init_s = time.perf_counter() - started
+    marks: list[tuple[float, int, dict[str, float]]] = []
+
+    def progress(done: int, total: int) -> None:
+        if done in (1, total):  # the window's ends
+            marks.append((time.perf_counter(), done, cpu_by_role()))
+
     try:
-        warm = [ray.remote(lambda: None).remote() for _ in range(league.config.concurrency)]
-        ray.get(warm)
-        started = time.perf_counter()
-        summary = run_league(league)
-        return time.perf_counter() - started, summary.played
+        summary = run_league(league, on_progress=progress)
     finally:
         ray.shutdown()
+    (first, first_done, first_cpu), (last, last_done, last_cpu) = marks[0], marks[-1]
+    cpu = {role: last_cpu[role] - first_cpu[role] for role in first_cpu}
+    return Timing(last_done - first_done, last - first, cpu, ray_init_s, summary.startup_seconds or 0.0)
 
 
-def in_process(path: Path) -> tuple[float, int]:
+def in_process(path: Path) -> Timing:
+    """The league's games played one after another here, as a worker plays them (its sandbox made once)."""
     league = load_league(path)
-    setup = league_setup(league)
-    specs = schedule(league)
-    started = time.perf_counter()
+    worker = GameWorker(league_setup(league))
+    specs = [spec.to_json() for spec in schedule(league)]
+    started, cpu = time.perf_counter(), time.process_time()
     for spec in specs:
-        play_game(spec.to_json(), setup)
-    return time.perf_counter() - started, len(specs)
+        worker.play(spec)
+    return Timing(len(specs), time.perf_counter() - started, {"driver": time.process_time() - cpu})
 
 
 def synthetic_records(games: int, seats: int) -> tuple[list[str], list[dict]]:
@@ -119,30 +185,38 @@ def rate_with_the_package(games: int, seats: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=60, help="games per run (default 60)")
-    parser.add_argument("--quick", action="store_true", help="fewer games and ratings")
+    parser.add_argument("--games", type=int, default=1000, help="games per league (default 1000)")
+    parser.add_argument("--quick", action="store_true", help="100 games a league, fewer ratings: a check that it runs")
     args = parser.parse_args()
-    games = 16 if args.quick else args.games
+    games = 100 if args.quick else args.games
     folder = Path(tempfile.mkdtemp(prefix="league-throughput-"))
     try:
-        one_path, two_path = make_league(folder, games, 1), make_league(folder, games, 2)
-        one_s, one_n = timed_run(one_path)
-        two_s, two_n = timed_run(two_path)
-        local_s, local_n = in_process(one_path)
-        short = make_league(folder, 4 * games, 1, turns=2)
-        short_ray_s, short_n = timed_run(short)
-        short_local_s, _ = in_process(short)
-        print(f"league_throughput: {one_n} games of minimax vs greedy (versus2048, 60 turns a player)")
-        print(f"  in one process, no Ray : {local_n / local_s:6.2f} games/s ({local_s / local_n * 1000:.1f} ms a game)")
-        print(f"  Ray, 1 worker          : {one_n / one_s:6.2f} games/s")
-        print(f"  Ray, 2 workers         : {two_n / two_s:6.2f} games/s")
-        print(f"  scaling 2 vs 1 workers : {one_s / two_s * two_n / one_n:.2f} x   (target >= 1.8)")
-        print(f"  Ray overhead per game, these games      : {(one_s - local_s) / one_n * 1000:6.2f} ms")
-        overhead_ms = (short_ray_s - short_local_s) / short_n * 1000
+        short = make_league(folder, games, 1, turns=2)
+        one_path, two_path = make_league(folder, games, 1, turns=50), make_league(folder, games, 2, turns=50)
+        short_local, local = in_process(short), in_process(one_path)  # before anything of Ray's runs here
+        short_ray, one, two = timed_run(short), timed_run(one_path), timed_run(two_path)
+        print(f"league_throughput: minimax vs greedy (versus2048), {games} games a league")
         print(
-            f"  Ray overhead per game, {short_n} 2-turn games: {overhead_ms:6.2f} ms   (target < 5 ms;"
-            f" {short_local_s / short_n * 1000:.2f} ms a game in one process)"
+            f"  fixed start-up: ray.init {short_ray.ray_init_s:.2f} s, then the workers ready {one.workers_s:.2f} s"
+            f" (1), {two.workers_s:.2f} s (2) after the run's start"
         )
+        own_ms = short_local.cpu_ms("driver")
+        print(f"  {short_ray.games} 2-turn games ({1000 / short_local.rate:.2f} ms a game in one process):")
+        marginal_ms = 1000 / short_ray.rate - 1000 / short_local.rate
+        print(f"    Ray's marginal cost per game : {marginal_ms:.2f} ms   (target < 1 ms)")
+        print(
+            f"    CPU a game: driver {short_ray.cpu_ms('driver'):.2f} ms, worker {short_ray.cpu_ms('workers'):.2f} ms"
+            f" ({short_ray.cpu_ms('workers') - own_ms:+.2f} ms on the game's own), Ray {short_ray.cpu_ms('ray'):.2f} ms"
+        )
+        print(f"  {one.games} games of 50 turns a player:")
+        print(f"    in one process, no Ray : {local.rate:6.2f} games/s ({1000 / local.rate:.1f} ms a game)")
+        extra_ms = 1000 / one.rate - 1000 / local.rate
+        print(f"    Ray, 1 worker          : {one.rate:6.2f} games/s ({extra_ms:+.2f} ms a game)")
+        print(f"    Ray, 2 workers         : {two.rate:6.2f} games/s")
+        print(f"    2 vs 1 worker          : {two.rate / one.rate:.2f} x   (target >= 1.8)")
+        print(f"    2 workers vs 1 process : {two.rate / local.rate:.2f} x   (target >= 1.7)")
+        busy = (two.cpu["workers"] + two.cpu["driver"] + two.cpu["ray"]) / two.seconds
+        print(f"    CPU in use with 2 workers: {busy:.2f} cores (workers, driver and Ray's processes)")
         count = 20_000 if args.quick else 100_000
         print(f"  ratings of {count} games: {rate_synthetic(count):.2f} s   (target < 30 s for 100,000)")
         tables_s = rate_synthetic(count, seats=5)

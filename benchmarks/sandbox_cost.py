@@ -5,8 +5,8 @@ with bubblewrap installed, for the full jail). A tiny C program (``benchmarks/c/
 compiled into ``benchmarks/_build/``) prints ``ready`` when it starts and echoes every line.
 
 * **Launch**: from creating the ``BotProcess`` to reading its ``ready`` line, then shutting it
-  down (cgroup, scratch folder and slot released), for ``--sandbox none`` and for the jail.
-  Target: a jailed launch under 20 ms.
+  down (cgroup and slot released, the scratch tmpfs gone with the jail), for ``--sandbox none``
+  and for the jail. Target: a jailed launch under 20 ms.
 * **Round trip**: one ``ping`` line sent and its echo read through the referee's own
   transport and poller, many times on one running bot, without and with the jail. Target: no
   measurable per-line cost.

@@ -23,7 +23,13 @@ from league.cycles import Cycles, Transitivity, pair_scores, significant_cycles,
 from league.evidence import Agreement, Prediction, Reliability, SeatAdvantage, agreement, prediction, reliability
 from league.evidence import seat_advantage as first_seat_advantage
 from league.pairwise import pairwise_results
-from league.strength import StrengthEstimate, estimate, likelihood_of_superiority, place_probabilities
+from league.strength import (
+    StrengthEstimate,
+    estimate,
+    likelihood_of_superiority,
+    place_probabilities,
+    posterior_draws,
+)
 from league.verdict import league_games_needed, neighbours, settled_places, verdict
 
 STRENGTH_COLUMNS = ["place", "bot", "elo", "low_95", "high_95", "sd", "games", "score_rate", "p_first"]
@@ -38,9 +44,10 @@ class Assessment:
         strength: One row per rated bot, best first: ``place`` (Bradley-Terry order), ``bot``,
             ``elo``, ``low_95``, ``high_95`` (Elo, mean 0), ``sd`` (the one LOS uses),
             ``games``, ``score_rate`` (points per pairwise result, draws half) and ``p_first``
-            (share of resamples where it rates highest).
+            (its probability of the highest rating, as ``rank_probabilities``).
         los: Likelihood of superiority, row bot over column bot (bots best first; diagonal NaN).
-        rank_probabilities: Bot (index, best first) by place (columns 1, 2, ...): share of resamples.
+        rank_probabilities: Bot (index, best first) by place (columns 1, 2, ...): the probability of
+            each place under the normal approximation LOS uses (``league.strength.posterior_draws``).
         neighbours: One row per pair of neighbours: ``higher``, ``lower``, ``difference``, ``sd``,
             ``los``, ``settled``, ``factor``, ``more_games_per_pair``, ``tie`` (``league.verdict``).
         seat_advantage: The first-seat advantage.
@@ -111,10 +118,13 @@ def assess(
     counts = results.counts()
     points, games = pair_scores(counts)
     met = np.triu(games > 0, k=1).sum()
-    games_per_pair = float(np.triu(games).sum() / met) if met else 0.0
-    pairs = neighbours(order, names, fitted.elo, _difference_sd(fitted), los, games_per_pair)
-    places = place_probabilities(fitted.resampled)
+    variants = max(1, len({record["spec"]["variant"] for record in records if len(record["spec"]["seats"]) > 1}))
+    games_per_pair = float(np.triu(games).sum() / met / variants) if met else 0.0
+    per = "per pair and variant" if variants > 1 else "per pair"
+    pairs = neighbours(order, names, fitted.elo, _difference_sd(fitted), los, games_per_pair, games > 0, per)
+    places = place_probabilities(posterior_draws(fitted, seed=seed))
     transitive, forecast = transitivity(names, counts), prediction(results)
+    circles = significant_cycles(names, counts)
     return Assessment(
         strength=_strength_frame(fitted, order, results.bot_games, points.sum(axis=1), games.sum(axis=1), places),
         los=pd.DataFrame(np.round(los[np.ix_(order, order)], 3), index=ranked, columns=ranked),
@@ -128,11 +138,11 @@ def assess(
         reliability=reliability(results),
         prediction=forecast,
         transitivity=transitive,
-        cycles=significant_cycles(names, counts),
+        cycles=circles,
         agreement=agreement(names, fitted.elo.tolist(), trueskill_order),
-        verdict=verdict(settled_places(pairs), transitive, forecast),
+        verdict=verdict(settled_places(pairs), transitive, forecast, circles),
         games_needed=[pair.meaning for pair in pairs if pair.meaning]
-        + ([league_games_needed(pairs, games_per_pair)] if pairs else []),
+        + ([league_games_needed(pairs, games_per_pair, per)] if pairs else []),
         unrated=results.unrated,
         design_effect=fitted.design_effect,
         method=method_notes(results.tables, samples, fitted.design_effect),
@@ -197,6 +207,8 @@ def method_notes(tables: bool, samples: int, design_effect: float) -> list[str]:
         "LOS is the probability that the row bot is stronger than the column bot (normal approximation, as"
         f" BayesElo), its variance multiplied by the design effect, here {design_effect:.2f}: how much more the"
         " bootstrap varies than the model (at least 1).",
-        "Place probabilities are shares of resamples; a place is settled at 95% when its bot's LOS over the"
-        " neighbour below and the neighbour above's LOS over it are both at least 0.95.",
+        "Place probabilities come from the same normal approximation as LOS (seeded draws), so they never"
+        " claim more certainty than the model's own curvature allows, even where every bootstrap resample"
+        " is the same; a place is settled at 95% when its bot's LOS over the neighbour below and the"
+        " neighbour above's LOS over it are both at least 0.95.",
     ]

@@ -7,7 +7,8 @@
 * ``league standings``: league/cli_standings.py
 
 A user's mistake is one line on stderr naming the problem and the fix, with exit status 2; never
-a traceback. Output piped into a program that stops reading (``| head``) ends quietly.
+a traceback. A disk that refuses the league's files (full, read-only) is one line too, status 3.
+Output piped into a program that stops reading (``| head``) ends quietly.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 from typing import Any
 
 USAGE_ERROR = 2
+OUTPUT_REFUSED = 3
 EXIT_INTERRUPTED = 130
 
 
@@ -49,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         previous = None
     try:
         from league.cli_args import UsageError  # inside the try: Ctrl-C while importing is quiet too
+        from league.store_faults import StoreWriteError
 
         args = build_parser().parse_args(argv)
         try:
@@ -58,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         except UsageError as error:
             print(f"league: error: {error}", file=sys.stderr)
             return USAGE_ERROR
+        except StoreWriteError as error:
+            print(f"league: error: {error}", file=sys.stderr)
+            return OUTPUT_REFUSED
     except KeyboardInterrupt:
         print("league: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

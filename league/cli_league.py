@@ -3,12 +3,16 @@
 Before anything plays, a league is checked whole: the file, every bot's command, parameters and
 files (readable by the jailed bot), the jail itself and the report folder. A problem is one line
 and exit status 2 with nothing written. A run whose games failed for reasons of ours exits 1 and
-says so on its last line.
+says so on its last line. A disk that refuses a write later (full, read-only) stops the run or the
+report with one line and exit status 3 (``league.cli``), what is stored kept whole. Damage the run
+found in the store (a torn last line cut off, lines skipped) is told, one line each.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -18,8 +22,11 @@ from engine import GAMES
 from engine.core import plural
 from league.cli_args import UsageError, parse_assignment, validated
 from league.config import ConfigError, League, load_league
+from league.cores import cluster_note, need_of, oversubscription_warning
 from league.schedule import GameSpec, balance, even_tables
+from league.shipping import shipping_note, shipping_problem
 from league.store import StoreBusy
+from league.store_faults import disk_refusals
 from sandbox.jail import Sandbox, SandboxError
 
 EXIT_INTERRUPTED = 130
@@ -49,10 +56,40 @@ def load(args: argparse.Namespace, create_output: bool) -> League:
         except SandboxError as error:
             raise ConfigError(f"{league.path}: {error}") from None
         league.check_bots(sandbox)
+        problem = shipping_problem(league) if on_cluster(args) else None
+        if problem is not None:
+            raise ConfigError(f"{league.path}: {problem}")
         league.check_output(create=create_output)
     except ConfigError as error:
         raise UsageError(str(error)) from None
     return league
+
+
+def on_cluster(args: argparse.Namespace) -> bool:
+    """Whether the league is meant for a Ray cluster: ``--address``, ``RAY_ADDRESS``, or ``validate --cluster``."""
+    return bool(getattr(args, "address", None) or getattr(args, "cluster", False) or os.environ.get("RAY_ADDRESS"))
+
+
+def check_head(address: str | None) -> None:
+    """Refuse a cluster address (``--address``, else ``RAY_ADDRESS``) where no Ray head answers.
+
+    Ray itself would try it again and again, for ever. Addresses other than HOST:PORT (``auto``,
+    ``ray://...``) are left to Ray.
+
+    Raises:
+        UsageError: Naming the address, what the connection said, and the fix.
+    """
+    given, where = (address, "--address") if address else (os.environ.get("RAY_ADDRESS"), "RAY_ADDRESS")
+    host, _, port = (given or "").rpartition(":")
+    if not host or not port.isdigit() or "://" in host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as error:
+        raise UsageError(
+            f"{where} {given}: no Ray head answers there ({error.strerror or error}); start one with"
+            f" `ray start --head --port={port}` on that machine, or give the address `ray start --head` printed"
+        ) from None
 
 
 def describe(league: League, specs: list[GameSpec]) -> str:
@@ -86,8 +123,22 @@ def describe(league: League, specs: list[GameSpec]) -> str:
         if len(set(spread.games.values())) > 1:
             even = even_tables(len(league.bots), sizes, config.tables)
             lines.append(f"    (uneven games: tables: {even} gives every bot the same games; compare points per game)")
-    lines.append(f"  concurrency {config.concurrency}, sandbox {config.sandbox.mode.value}, output {league.output}")
+    pinned = " (each game pinned to cores of its own)" if config.pin_cpus else ""
+    mode = config.sandbox.mode.value
+    lines.append(f"  concurrency {config.concurrency}{pinned}, sandbox {mode}, output {league.output}")
     return "\n".join(lines)
+
+
+def warn_if_oversubscribed(league: League, address: str | None) -> None:
+    """Print one line on stderr when more bots may think at once than there are cores (or a cluster's note)."""
+    config = league.config
+    need = need_of(config.format, config.players_per_table, league.games, league.bots)
+    if address or os.environ.get("RAY_ADDRESS"):
+        print(f"league: note: {league.path}: {cluster_note(config.concurrency, need)}", file=sys.stderr)
+        return
+    warning = oversubscription_warning(config.concurrency, need, config.clock)
+    if warning is not None:
+        print(f"league: WARNING: {league.path}: {warning}", file=sys.stderr)
 
 
 def estimate_seconds(league: League, specs: list[GameSpec]) -> float:
@@ -119,6 +170,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     league = load(args, create_output=False)
     specs = schedule(league)
     print(describe(league, specs))
+    if on_cluster(args):
+        print(f"  {shipping_note(league)}")
+    warn_if_oversubscribed(league, None)
     if not args.no_estimate:
         seconds = estimate_seconds(league, specs)
         workers = league.config.concurrency
@@ -133,10 +187,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from league.report import write_report
-    from league.runner import run_league, schedule
+    from league.runner import ClusterUnreachable, run_league, schedule
 
     league = load(args, create_output=True)
+    check_head(args.address)
     print(describe(league, schedule(league)), file=sys.stderr)
+    if on_cluster(args):
+        print(f"  {shipping_note(league)}", file=sys.stderr)
+    warn_if_oversubscribed(league, args.address)
     columns = [
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -158,8 +216,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         try:
             summary = run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
-        except (SandboxError, StoreBusy) as error:
+        except (SandboxError, StoreBusy, ClusterUnreachable) as error:
             raise UsageError(str(error)) from None
+    tell_store_problems(summary.store_notes)
     note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
         note += f", {summary.infra_errors} failed for reasons of ours"
@@ -173,7 +232,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     ids = [spec.game_id for spec in schedule(league)]
     label = GAMES[league.config.game].score_label
-    files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
+    with disk_refusals(league.output):
+        files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
     print(f"report: {files[-1]}")
     if summary.infra_errors:
@@ -194,14 +254,20 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     folder = Path(args.folder)
     manifest = read_manifest(folder)
+    store = ResultStore(folder / "games.jsonl")
+    if manifest is not None and (not store.path.exists() or not store.path.stat().st_size):
+        raise UsageError(f"{folder}: no games of this league are stored yet; `league run` plays them")
     if manifest is not None:
+        tell_store_problems(store.problems())  # a read of its own: the report reads the store by itself
         game = GAMES.get(manifest.get("game", ""))
         label = game.score_label if game is not None else None
         names = (manifest["name"], manifest["bots"], manifest["variants"])
-        files = write_report(folder, *names, manifest["game_ids"], label)
+        with disk_refusals(folder):
+            files = write_report(folder, *names, manifest["game_ids"], label)
         print(f"report: {files[-1]}")
         return 0
-    records = ResultStore(folder / "games.jsonl").records()
+    records = store.records()
+    tell_store_problems(store.problems())
     if not records:
         raise UsageError(f"{folder}: no games.jsonl with games in it")
     bots: list[str] = []
@@ -212,9 +278,16 @@ def cmd_report(args: argparse.Namespace) -> int:
                 bots.append(name)
         if record["spec"]["variant"] not in variants:
             variants.append(record["spec"]["variant"])
-    files = write_report(folder, records[0]["spec"]["league"], bots, variants)
+    with disk_refusals(folder):
+        files = write_report(folder, records[0]["spec"]["league"], bots, variants)
     print(f"report: {files[-1]}")
     return 0
+
+
+def tell_store_problems(problems: list[str]) -> None:
+    """Print what was wrong with a league's store (``ResultStore.problems``) on stderr, one line each."""
+    for problem in problems:
+        print(f"league: {problem}", file=sys.stderr)
 
 
 def add_commands(commands: Any) -> None:
@@ -231,6 +304,7 @@ def add_commands(commands: Any) -> None:
     validate.add_argument("file")
     validate.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant key for every variant")
     validate.add_argument("--no-estimate", action="store_true", help="skip the sample games that estimate the time")
+    validate.add_argument("--cluster", action="store_true", help="check it as `league run --address` would")
     validate.set_defaults(handler=cmd_validate)
 
     report = commands.add_parser("report", help="write the report of a league folder (games.jsonl)")

@@ -2,7 +2,8 @@
 
 It reads what is stored so far (``games.jsonl``; a run that is writing it is not disturbed, and a
 line being written is not read) and the league's manifest (``league.json``), and prints the
-standings with TrueSkill, as the report computes them. ``--watch SECONDS`` redraws the table
+standings with TrueSkill, as the report computes them; damage in the store (a torn last line, lines
+that are not records) is skipped and told once on stderr. ``--watch SECONDS`` redraws the table
 every few seconds until every game of the league is stored (or Ctrl-C).
 """
 
@@ -79,6 +80,8 @@ def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]
 def cmd_standings(args: argparse.Namespace) -> int:
     """Print the standings of a league folder (redrawn every ``--watch`` seconds until the league is done)."""
     folder, manifest = league_folder(args.folder)
+    for problem in ResultStore(folder / "games.jsonl").problems():  # once, not at every redraw
+        print(f"league: {problem}", file=sys.stderr)
     console = Console() if sys.stdout.isatty() else Console(width=200)  # piped: no truncated columns
     view, done = standings_view(folder, manifest)
     if args.watch is None or done:

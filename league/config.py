@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine import GAMES
 from engine.core import Game, plural, span
+from league.cores import default_concurrency, need_of
 from league.formats import format_problem
 from league.players import (
     BotSpec,
@@ -30,6 +31,7 @@ from league.players import (
     check_transport,
     parse_bot_argument,
 )
+from sandbox.cpus import usable_cores
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
 
@@ -76,6 +78,15 @@ class SandboxConfig(_Strict):
     read_only: list[str] = Field(default_factory=list)
 
 
+class ClusterConfig(_Strict):
+    """``cluster: {shared_path: true}``: every node sees the bots' folders and variant files at the driver's paths.
+
+    Otherwise a run on a Ray cluster ships them to the nodes (``league.shipping``).
+    """
+
+    shared_path: bool = False
+
+
 MAX_TABLES = 100_000
 """The most tables of one size a league may draw (each is played once per seat rotation and variant)."""
 
@@ -94,9 +105,11 @@ class LeagueConfig(_Strict):
     runs_per_case: int = Field(3, ge=1, strict=True)
     candidates: list[str] = Field(default_factory=list)
     seed: int = Field(0, ge=0, lt=2**63)
-    concurrency: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
+    concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs
+    pin_cpus: bool = False
     limits: Limits = Field(default_factory=Limits)
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    cluster: ClusterConfig = Field(default_factory=ClusterConfig)
     clock: Literal["wall", "cpu"] = "wall"
     time_margin_ms: int = Field(0, ge=0)
     output: str | None = None
@@ -332,6 +345,9 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     if problem:
         raise ConfigError(f"{path}: {problem}")
     bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
+    if "concurrency" not in config.model_fields_set:  # a core for every bot thinking at once
+        need = need_of(config.format, config.players_per_table, games, bots)
+        config = config.model_copy(update={"concurrency": default_concurrency(need)})
     return League(config, path, games, bots)
 
 

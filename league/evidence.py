@@ -116,7 +116,7 @@ class Agreement:
 
     Attributes:
         tau: Kendall's tau-b over the bots both rank; None with fewer than two.
-        discordant: Neighbours (higher, lower) in the given order that Bradley-Terry orders the other way.
+        discordant: Pairs (higher, lower) in the given order that Bradley-Terry orders the other way.
         meaning: One sentence.
     """
 
@@ -143,7 +143,10 @@ def reliability(results: PairwiseResults) -> Reliability:
     weights = np.stack([parity == 1, parity == 0]).astype(float)
     halves = fit(*points_and_games(results.counts(weights)), seat_advantage=not results.tables).ratings
     both = ~np.isnan(halves).any(axis=0)
-    tau = kendall_tau(halves[0, both], halves[1, both]) if both.sum() >= 2 else None
+    tau = kendall_tau(np.round(halves[0, both], 1), np.round(halves[1, both], 1)) if both.sum() >= 2 else None
+    if tau is None and both.sum() >= 2:
+        alike = f"One half or both rate the {int(both.sum())} bots alike, so there is no order to compare."
+        return Reliability(None, int(both.sum()), alike)
     if tau is None:
         return Reliability(None, int(both.sum()), "Too few bots rated in both halves to compare their orders.")
     return Reliability(
@@ -201,7 +204,7 @@ def prediction(results: PairwiseResults) -> Prediction:
     verdict = (
         "the ratings carry real information about new games."
         if gain > Z95 * gain_se
-        else "the ratings predict held-out games no better than the seat alone."
+        else "not clearly better than the seat alone (the difference is within its noise)."
     )
     return Prediction(
         loss,
@@ -248,7 +251,8 @@ def seat_advantage(estimate: StrengthEstimate, tables: bool, games: int) -> Seat
         elo = f"{estimate.seat:+.0f} Elo ({estimate.seat_low:+.0f} to {estimate.seat_high:+.0f})"
         rates = [seat_score_rate(value) for value in (estimate.seat, estimate.seat_low, estimate.seat_high)]
         meaning = (
-            f"Moving first is worth {elo}: against an equal opponent seat 0 scores {rates[0]:.3f}"
+            f"Seat 0 (the first bot named in each game) is worth {elo}: against an equal opponent it scores"
+            f" {rates[0]:.3f}"
             f" ({rates[1]:.3f} to {rates[2]:.3f}) instead of 0.500, {word} first-seat advantage;"
             f" seat 0 scored {seat0} of the points in these games."
         )
@@ -278,21 +282,24 @@ def agreement(
         given_order: Bot names best first (e.g. by conservative TrueSkill).
         name: What the given order is, for the sentence.
     """
-    rating = dict(zip(bots, elo, strict=True))
+    rating = {bot: round(float(value), 1) for bot, value in zip(bots, elo, strict=True)}  # shown to 0.1 Elo
     common = [bot for bot in given_order if bot in rating]
     if len(common) < 2:
         return Agreement(None, [], f"Fewer than two bots are rated, so there is no order to compare with {name}.")
     tau = kendall_tau([rating[bot] for bot in common], list(range(len(common), 0, -1)))
     if tau is None:
         return Agreement(None, [], f"Bradley-Terry rates the bots alike, so there is no order to compare with {name}.")
-    discordant = [(high, low) for high, low in itertools.pairwise(common) if rating[low] > rating[high]]
-    if not discordant:
+    pairs = list(itertools.combinations(common, 2))
+    discordant = [(high, low) for high, low in pairs if rating[low] > rating[high]]
+    level = [(high, low) for high, low in pairs if rating[low] == rating[high]]
+    if not discordant and not level:
         same = f"{name} and Bradley-Terry order the {len(common)} bots the same way (Kendall tau {tau:.2f})."
         return Agreement(tau, [], same)
-    pairs = ", ".join(f"{high}/{low}" for high, low in discordant)
-    return Agreement(
-        tau,
-        discordant,
-        f"{name} and Bradley-Terry agree with Kendall tau {tau:.2f}; neighbours in {name}'s order that"
-        f" Bradley-Terry puts the other way round: {pairs}.",
-    )
+    parts = []
+    if discordant:
+        listed = ", ".join(f"{high}/{low}" for high, low in discordant)
+        parts.append(f"pairs in {name}'s order that Bradley-Terry puts the other way round: {listed}")
+    if level:
+        listed = ", ".join(f"{high}/{low}" for high, low in level)
+        parts.append(f"pairs {name} orders that Bradley-Terry rates alike: {listed}")
+    return Agreement(tau, discordant, f"{name} and Bradley-Terry agree with Kendall tau {tau:.2f}; {'; '.join(parts)}.")

@@ -4,16 +4,20 @@
 report leaves out games stored under an older config), the game, each variant's rules, each bot's
 spec, the seed and the rules of play, so that ``league report DIR`` can rebuild the whole report
 from the folder alone. Each run adds when it started, how long it took and how many games it stored.
+The file is replaced whole (written beside it, then renamed), so a full disk never leaves half of it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from league.config import League
 from league.schedule import GameSpec
+from league.store_faults import StoreWriteError, write_failure
 from league.worker import spec_to_data
 
 MANIFEST = "league.json"
@@ -24,6 +28,9 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
 
     The report leaves out stored games that are not among these ids (games of an older config).
     The runs recorded by earlier runs of the same league (``record_run``) are kept.
+
+    Raises:
+        StoreWriteError: The folder refused the write; the old manifest is left as it was.
     """
     config = league.config
     path = league.output / MANIFEST
@@ -47,7 +54,7 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
         "runs": earlier.get("runs", []) if earlier.get("game_ids") == [s.game_id for s in specs] else [],
         "game_ids": [spec.game_id for spec in specs],
     }
-    path.write_text(json.dumps(manifest, indent=1) + "\n")
+    _replace(path, json.dumps(manifest, indent=1) + "\n")
 
 
 def record_run(folder: Path, started: str, seconds: float, played: int) -> None:
@@ -56,7 +63,23 @@ def record_run(folder: Path, started: str, seconds: float, played: int) -> None:
     if manifest is None:
         return
     manifest.setdefault("runs", []).append({"started": started, "seconds": round(seconds, 1), "played": played})
-    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    _replace(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a file beside it, then a rename.
+
+    Raises:
+        StoreWriteError: The disk refused (full, read-only); the old file is left as it was.
+    """
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text)
+        os.replace(partial, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise StoreWriteError(write_failure(path, error)) from error
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:

@@ -31,10 +31,15 @@ _RETRY = object()
 """What ``Referee._judge`` returns for a rejected reply the bot may follow with another."""
 
 
-@dataclass
+@dataclass(eq=False, slots=True)
 class _Pending:
+    """A request sent and not yet answered: what its reply is timed against."""
+
+    request: Request
     transport: Transport
     allowance_ms: int
+    wait_ns: int
+    """How long after its clock starts the referee waits for the reply (allowance, margin, 1 ms)."""
     sent_ns: int
     cpu_start_ns: int | None
     referee_busy_ns: int = 0
@@ -62,7 +67,10 @@ class Referee:
         self.seed = seed
         self.protocol: RefereeProtocol = game.referee_protocol()
         self.rules = self.protocol.line_rules
+        self.line_reading = (self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes)
         self.running: dict[ProcessKey, Transport] = {}
+        self.all_running: frozenset[ProcessKey] | None = None
+        """The state's last set of wanted processes while exactly those were running (None after a change)."""
         self.poller = Poller()
         self.moves: list[Move] = []
         self.time_used_ms = [0] * len(self.launchers)
@@ -88,9 +96,15 @@ class Referee:
 
     # -- processes -------------------------------------------------------------------------
     def _sync_processes(self, state: State) -> None:
-        wanted = state.processes() - self.failed_launches
-        if wanted == self.running.keys():
+        wanted = state.processes()
+        if wanted is self.all_running:  # the very set of the last ply, all running: the usual case
             return
+        if self.failed_launches:
+            wanted = wanted - self.failed_launches  # a set of its own, which the state never returns
+        if wanted == self.running.keys():
+            self.all_running = wanted
+            return
+        self.all_running = None
         self._stop([key for key in self.running if key not in wanted], state)
         started: dict[ProcessKey, Transport] = {}
         for key in sorted(wanted - self.running.keys()):  # every process needed now, started at once
@@ -144,6 +158,7 @@ class Referee:
         """Say farewell, then end the processes together: wait, SIGTERM, SIGKILL."""
         if not keys:
             return
+        self.all_running = None
         keys = sorted(keys, key=lambda key: self.protocol.stop_rank(state, key))
         transports = [self.running.pop(key) for key in keys]
         for key, transport in zip(keys, transports, strict=False):
@@ -161,51 +176,49 @@ class Referee:
             if text:
                 self.stderr.append(StderrTail(key.seat, key.role, key.epoch, text))
 
-    def _transport(self, state: State, request: Request) -> Transport | None:
+    def _transport(self, request: Request) -> Transport:
         for key, transport in self.running.items():
             if key.seat == request.seat and key.role == request.role:
                 return transport
-        return None
+        raise RuntimeError(f"no process for {request}: the state asked before starting one")
 
     # -- requests --------------------------------------------------------------------------
     def _ask(self, state: State, requests: list[Request]) -> None:
-        pending: dict[Request, _Pending] = {}
+        speakers = [(request, self._transport(request)) for request in requests]
+        if len(speakers) > 1:
+            # Programs are asked first. A built-in answers inside send(), and while it thinks the
+            # referee cannot read: that time is the referee's, not charged to the programs waiting.
+            speakers.sort(key=lambda speaker: isinstance(speaker[1], InProcessTransport))
         cpu_clock = self.clock.kind == "cpu"
-        transports = {}
-        for request in requests:
-            transport = self._transport(state, request)
-            if transport is None:
-                raise RuntimeError(f"no process for {request}: the state asked before starting one")
-            transports[request] = transport
-        # Programs are asked first. A built-in answers inside send(), and while it thinks the
-        # referee cannot read: that time is the referee's, not charged to the programs waiting.
-        for request in sorted(requests, key=lambda r: isinstance(transports[r], InProcessTransport)):
-            transport = transports[request]
+        pending: list[_Pending] = []
+        for request, transport in speakers:
             cpu_start = transport.cpu_ns() if cpu_clock else None
             began = time.monotonic_ns()
             transport.send(self.protocol.request(state, request))
             if isinstance(transport, InProcessTransport):
-                for earlier in pending.values():
+                for earlier in pending:
                     earlier.referee_busy_ns += time.monotonic_ns() - began
             allowance = state.time_allowance_ms(request)
+            wait_ns = (self.clock.wait_ms(allowance) + 1) * _NS_PER_MS
             ahead = self.thought_ahead_ns.pop(transport, 0)
-            pending[request] = _Pending(transport, allowance, time.monotonic_ns(), cpu_start, thought_ahead_ns=ahead)
+            sent = time.monotonic_ns()
+            pending.append(_Pending(request, transport, allowance, wait_ns, sent, cpu_start, thought_ahead_ns=ahead))
         accepted: dict[Request, Any] = {}
+        skip_blank, fragment_at_eof_is_line, max_bytes = self.line_reading
         while pending:
             now = time.monotonic_ns()
             next_deadline: int | None = None
-            for request, wait in list(pending.items()):
+            for wait in pending[:]:
+                request = wait.request
                 if wait.flushed_ns is None:  # kept once known: an NG sent later does not restart the clock
                     wait.flushed_ns = wait.transport.flushed_at_ns()
                 start = wait.flushed_ns
                 since = (start if start is not None else wait.sent_ns) + wait.referee_busy_ns - wait.thought_ahead_ns
-                event = wait.transport.take_line(
-                    self.rules.skip_blank, self.rules.fragment_at_eof_is_line, self.rules.max_bytes
-                )
+                event = wait.transport.take_line(skip_blank, fragment_at_eof_is_line, max_bytes)
                 if event is None and self.rules.broken_pipe_is_crash and wait.transport.stdin_broken:
                     event = LineEvent(LineKind.EOF, b"", now)  # the request could not be written
                 if event is None:
-                    deadline = since + (self.clock.wait_ms(wait.allowance_ms) + 1) * _NS_PER_MS
+                    deadline = since + wait.wait_ns
                     if self.game_deadline_ns is not None:
                         deadline = min(deadline, self.game_deadline_ns)
                     if now < deadline:
@@ -218,7 +231,7 @@ class Referee:
                 action = self._judge(state, request, wait, event, elapsed_ms)
                 if action is _RETRY:
                     continue
-                del pending[request]
+                pending.remove(wait)
                 if state.is_over():
                     return
                 if action is not None:

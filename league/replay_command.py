@@ -9,8 +9,11 @@ a report can print it beside every game.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from typing import Any
+
+import yaml
 
 from engine import GAMES
 
@@ -80,8 +83,16 @@ def _variant_options(game_name: str, settings: dict[str, Any]) -> list[str]:
         word
         for key, value in settings.items()
         if defaults.get(key) != value
-        for word in ("--set", f"{key}={json.dumps(value, separators=(', ', ': '))}")
+        for word in ("--set", f"{key}={_yaml_value(value)}")
     ]
+
+
+def _yaml_value(value: Any) -> str:
+    """A value as ``--set`` reads it (YAML): a plain word where YAML reads it back as the same string."""
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", value):
+        if yaml.safe_load(value) == value:
+            return value
+    return json.dumps(value, separators=(", ", ": "))
 
 
 def _bot_argument(game_name: str, bot: dict[str, Any]) -> str:

@@ -179,7 +179,7 @@ def write_report(
     records, manifest = games.records, games.manifest
     order = list(parts.tables["standings.csv"]["bot"])
     parts.tables["faults.csv"] = faults_by_bot(records, order)
-    faulted, faulted_total = fault_list(records, games.store.details)
+    faulted, faulted_total, lost = fault_list(records, games.store.details)
     replay = ReplayCommands(manifest) if manifest.get("bot_specs") else None
     rows = game_rows(records, replay)
     parts.tables["games.csv"] = games_frame(rows, replay)
@@ -187,7 +187,7 @@ def write_report(
         header_section(manifest, records, bots, games.variants),
         *([Section("Verdict", parts.verdict)] if parts.verdict else []),
         *parts.sections,
-        Section("Faults", faults_blocks(parts.tables["faults.csv"], faulted, faulted_total)),
+        Section("Faults", faults_blocks(parts.tables["faults.csv"], faulted, faulted_total, lost)),
         Section("Games", [Raw(games_html(rows, replay), games_markdown(rows, replay))]),
         *([] if solo else [Section("Method", [Bullets(method_notes(records, games.score_label))])]),
     ]

@@ -73,7 +73,7 @@ def _heatmap(matrix: list[list[float]], names: Sequence[str], title: str, path: 
 def los_chart(los: pd.DataFrame, path: Path) -> None:
     """The likelihood of superiority: P(row bot is stronger than column bot)."""
     matrix = [[float("nan") if i == j else float(los.iat[i, j]) for j in range(len(los))] for i in range(len(los))]
-    _heatmap(matrix, list(los.index), "Likelihood of superiority, row over column", path)
+    _heatmap(matrix, list(los.index), "LOS, row bot over column bot", path)
 
 
 def score_rate_chart(table: LeagueTable, order: Sequence[str], path: Path) -> None:

@@ -20,13 +20,14 @@ FAULT_NOTES = (
 )
 
 
-def faults_blocks(counts: pd.DataFrame, entries: Sequence[dict[str, Any]], total: int) -> list[Block]:
+def faults_blocks(counts: pd.DataFrame, entries: Sequence[dict[str, Any]], total: int, lost: int = 0) -> list[Block]:
     """The faults section: counts by bot and kind, then each faulted game with its detail and stderr tail.
 
     Args:
         counts: ``faults_by_bot``: a row per bot that faulted, a column per kind.
         entries: ``fault_list`` entries (the first faulted games).
         total: How many games ended by a fault in all.
+        lost: How many of the listed games have no stored details (their stderr tails are unknown).
     """
     if not total:
         return [Paragraph("No bot faulted: every game ended by the rules.")]
@@ -38,6 +39,13 @@ def faults_blocks(counts: pd.DataFrame, entries: Sequence[dict[str, Any]], total
         Table(counts, notes, name="faults"),
         Paragraph(f"{plural(total, 'game')} ended by a fault{more}:"),
     ]
+    if lost:
+        blocks.append(
+            Paragraph(
+                "moves.jsonl (beside games.jsonl) is missing or damaged: the bots' stderr tails of"
+                f" {plural(lost, 'game')} below cannot be shown; their results are whole."
+            )
+        )
     blocks.append(Raw(_entries_html(entries), _entries_markdown(entries)))
     return blocks
 

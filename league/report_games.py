@@ -233,6 +233,7 @@ def games_markdown(
 # HTML -------------------------------------------------------------------------------------------
 
 _STYLE = (
+    ".scroll{overflow-x:auto;max-width:100%}"
     "#games-table td,#games-table th{text-align:left;vertical-align:top}"
     "#games-table td.games-number{text-align:right}"
     ".games-filters{display:flex;flex-wrap:wrap;gap:.5em 1.2em;align-items:center;margin:.5em 0}"
@@ -377,9 +378,9 @@ def games_html(
             f'<span id="games-count">showing {len(shown)} of {len(shown)} games</span>',
             '<span><button type="button" id="games-previous">previous</button> <span id="games-page"></span>'
             ' <button type="button" id="games-next">next</button></span></div>',
-            '<table id="games-table"><thead><tr>',
+            '<div class="scroll"><table id="games-table"><thead><tr>',
             "".join(f"<th>{html.escape(name)}</th>" for name in header),
-            '</tr></thead><tbody id="games-rows"></tbody></table>',
+            '</tr></thead><tbody id="games-rows"></tbody></table></div>',
             "<noscript><p>The list of games needs JavaScript; games.csv holds the same list.</p></noscript>",
             f'<script type="application/json" id="games-data">{_script_json(data)}</script>',
             f"<script>{_SCRIPT}</script>",

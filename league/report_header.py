@@ -13,7 +13,7 @@ import pandas as pd
 
 from engine import GAMES
 from engine.core import plural
-from league.report_page import Bullets, Paragraph, Section, Table
+from league.report_page import Bullets, Section, Table
 from league.worker import spec_from_data
 
 
@@ -64,10 +64,12 @@ def variant_settings(manifest: dict[str, Any], variants: Sequence[str]) -> pd.Da
     settings = manifest.get("settings", {})
     rows = []
     for variant in variants:
-        own = settings.get(variant, {})
-        changed = {key: value for key, value in own.items() if defaults.get(key) != value}
-        text = ", ".join(f"{key}={value}" for key, value in changed.items())
-        rows.append({"variant": variant, "rules (differences from the game's defaults)": text or "the defaults"})
+        if variant not in settings:
+            text = "unknown (no league.json from `league run` here)"
+        else:
+            changed = {key: value for key, value in settings[variant].items() if defaults.get(key) != value}
+            text = ", ".join(f"{key}={value}" for key, value in changed.items()) or "the defaults"
+        rows.append({"variant": variant, "rules (differences from the game's defaults)": text})
     return pd.DataFrame(rows)
 
 
@@ -81,8 +83,3 @@ def bot_descriptions(manifest: dict[str, Any], bots: Sequence[str]) -> pd.DataFr
         folder = data.get("cwd") if data else None
         rows.append({"bot": name, "what it is": described, "folder": folder or ""})
     return pd.DataFrame(rows)
-
-
-def no_manifest_note() -> Paragraph:
-    """Said where a folder has no league.json: the header only has what the games tell."""
-    return Paragraph("This folder has no league.json (written by `league run`): the rules and bots are not known here.")

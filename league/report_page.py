@@ -127,7 +127,7 @@ STYLE = (
     "header{background:#243447;color:#fff;padding:1em 2em}header h1{margin:0 0 .3em}"
     "nav{background:#eef1f4;padding:.5em 2em;position:sticky;top:0;z-index:1}"
     "nav a{margin-right:1em;color:#243447;text-decoration:none;font-size:.9em}"
-    "main{padding:0 2em 3em}section{margin-top:1.5em}"
+    "main{padding:0 2em 3em}section{margin-top:1.5em}.scroll{overflow-x:auto;max-width:100%}"
     "table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f6f8}"
     "td:first-child,th:first-child,.text td,.text th{text-align:left}figure{margin:1em 0}img{max-width:100%}"
@@ -166,7 +166,8 @@ def _html_block(block: Block, folder: Path) -> str:
         notes = "".join(
             f"<dt>{html.escape(column)}</dt><dd>{html.escape(meaning)}</dd>" for column, meaning in block.notes
         )
-        return f"<div{name}>{table}" + (f"<dl class='notes'>{notes}</dl>" if notes else "") + "</div>"
+        notes_html = f"<dl class='notes'>{notes}</dl>" if notes else ""
+        return f"<div{name}><div class='scroll'>{table}</div>{notes_html}</div>"
     if isinstance(block, Chart):
         encoded = base64.b64encode((folder / block.file).read_bytes()).decode()
         caption = html.escape(block.caption)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pandas as pd
+
 from league import report_charts as charts
 from league.analysis import Assessment, assess
 from league.report_page import Bullets, Chart, Paragraph, ReportParts, Section, Table
@@ -20,7 +22,7 @@ STRENGTH_NOTES = (
     ("sd", "the rating's standard deviation used for the likelihood of superiority"),
     ("games", "games the bot played"),
     ("score_rate", "its points per pairwise result (a win 1, a draw 1/2)"),
-    ("p_first", "the share of resamples in which it rates highest"),
+    ("p_first", "its probability of being the strongest (as the place probabilities below)"),
 )
 
 NEIGHBOUR_NOTES = (
@@ -64,10 +66,21 @@ def _ratings_section(found: Assessment) -> Section:
             Paragraph("Likelihood of superiority: the probability that the row bot is stronger than the column bot."),
             Table(found.los.astype(object).where(found.los.notna(), "").reset_index(names="bot"), name="los"),
             Chart("los.png", "Likelihood of superiority, row bot over column bot."),
-            Paragraph("Each bot's chance of each place (share of bootstrap resamples):"),
+            Paragraph("Each bot's chance of each place (the normal approximation LOS uses, bootstrap included):"),
             Table(found.rank_probabilities.reset_index(), name="places"),
         ]
     return Section("Ratings with their uncertainty", blocks)
+
+
+def _neighbours_shown(neighbours: pd.DataFrame) -> pd.DataFrame:
+    """The neighbours table as a person reads it: Elo to 0.1, LOS to 3 decimals, yes or no."""
+    shown = neighbours.copy()
+    shown[["difference", "sd"]] = shown[["difference", "sd"]].round(1)
+    shown["los"] = shown["los"].round(3)
+    shown["factor"] = shown["factor"].round(2)
+    for column in ("settled", "tie"):
+        shown[column] = ["yes" if value else "no" for value in shown[column]]
+    return shown
 
 
 def _evidence_section(found: Assessment) -> Section:
@@ -75,7 +88,7 @@ def _evidence_section(found: Assessment) -> Section:
     if len(found.neighbours):
         blocks += [
             Paragraph("Enough games? Neighbours in the ranking, best first:"),
-            Table(found.neighbours.round(3), NEIGHBOUR_NOTES, name="neighbours"),
+            Table(_neighbours_shown(found.neighbours), NEIGHBOUR_NOTES, name="neighbours"),
             Bullets(found.games_needed),
         ]
     blocks.append(Bullets(found.method))

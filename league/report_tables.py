@@ -140,7 +140,7 @@ def fault_list(
     records: Sequence[dict[str, Any]],
     details: Callable[[list[str]], dict[str, dict[str, Any]]],
     limit: int = 100,
-) -> tuple[list[dict[str, Any]], int]:
+) -> tuple[list[dict[str, Any]], int, int]:
     """The faulted games (at most ``limit``), each with who faulted, how, the detail and the bot's stderr tail.
 
     Args:
@@ -150,7 +150,8 @@ def fault_list(
 
     Returns:
         The entries (``game_id``, ``variant``, ``bot``, ``seat``, ``termination``, ``reason_code``,
-        ``detail``, ``stderr``) and how many faulted games there are in all.
+        ``detail``, ``stderr``), how many faulted games there are in all, and how many of those
+        listed have lost their stored details (a missing or damaged ``moves.jsonl``).
     """
     faulted = [record for record in records if record["result"].get("offenders")]
     shown = faulted[:limit]
@@ -173,4 +174,5 @@ def fault_list(
                     "stderr": text[-STDERR_TAIL_CHARS:],
                 }
             )
-    return entries, len(faulted)
+    lost = sum(1 for record in shown if record["game_id"] not in found)
+    return entries, len(faulted), lost

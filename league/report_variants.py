@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from league.report_page import Bullets, Chart, Paragraph, ReportParts, Section, Table
 from league.variant_charts import chart_differences, chart_lengths, chart_scores
 from league.variant_compare import VariantComparison, compare_variants
@@ -22,7 +24,8 @@ BY_VARIANT_NOTES = (
         "distinct_games",
         "games that differ in their seats or moves (identical games between deterministic bots count once)",
     ),
-    ("mean_score ... score_q3", "scores per seat and game in the game's unit, exact; quartiles where scores spread"),
+    ("mean_score", "the mean score per seat and game in the game's unit, exact"),
+    ("score_sd / median_score / score_q1 / score_q3", "the spread of the scores: sd, median and quartiles"),
     ("mean_plies / median_plies", "game length in plies (replies)"),
     ("draw_rate", "the share of games whose first place is shared"),
     ("first_seat_win_rate", "seat 0's share of the games with one winner"),
@@ -42,6 +45,12 @@ def _drawer(draw: Callable[[VariantComparison, Path], Path | None], comparison: 
     return lambda path: draw(comparison, path)
 
 
+def _shown(differences: pd.DataFrame) -> pd.DataFrame:
+    """The paired differences as a person reads them: 3 decimals, blank where a figure has no value."""
+    shown = differences.round(3).astype(object)
+    return shown.where(differences.notna(), "")
+
+
 def variants_report(
     bots: Sequence[str], records: list[dict[str, Any]], variants: Sequence[str], game: Any
 ) -> ReportParts:
@@ -49,7 +58,9 @@ def variants_report(
     comparison = compare_variants(bots, records, variants, game)
     parts = ReportParts()
     parts.tables["variants.csv"] = comparison.by_variant
-    blocks: list[Any] = [Table(comparison.by_variant, BY_VARIANT_NOTES, name="variants")]
+    present = set(comparison.by_variant.columns)
+    notes = [(column, meaning) for column, meaning in BY_VARIANT_NOTES if column.split()[0] in present]
+    blocks: list[Any] = [Table(comparison.by_variant, notes, name="variants")]
     if comparison.scores_spread and records:
         parts.charts["variant_scores.png"] = _drawer(chart_scores, comparison)
         blocks.append(Chart("variant_scores.png", f"{comparison.score_label.capitalize()} per variant."))
@@ -61,7 +72,7 @@ def variants_report(
         blocks += [
             Paragraph(f"Each variant against {comparison.baseline}, game by game on the same seeds:"),
             Bullets(comparison.sentences),
-            Table(comparison.differences.round(3), DIFFERENCE_NOTES, name="differences"),
+            Table(_shown(comparison.differences), DIFFERENCE_NOTES, name="differences"),
         ]
         if (comparison.differences["pairs"] > 0).any():
             parts.charts["variant_differences.png"] = _drawer(chart_differences, comparison)

@@ -1,16 +1,23 @@
 """Ray at the edge: fan a league's games out to workers and store each result as it arrives.
 
-One remote task plays one game (``league.worker.play_game``). The driver keeps a bounded number
-in flight, takes results as they finish (``ray.wait``), appends each to the store at once
-(flushed, fsynced) and shows progress. A rerun skips what is stored, so a league survives
-Ctrl-C, a killed driver or a lost node, and never stores a game twice. A worker or node that
-dies has its game retried by Ray; a game that failed for a reason of ours is submitted again by
-the driver a few times, then stored as INFRA_ERROR (never scored, replayed by the next run); a
-bot's forfeit is a result and is never retried.
+Long-lived worker actors play the games, one per game at once (``league.pool``: each keeps the
+league's setup and its sandbox warm, and holds up to three games so that it never waits for the
+driver), each record naming its node; on a cluster the bots' folders reach the nodes through Ray's
+object store (``league.shipping``). The driver takes games back as they finish (``ray.wait``),
+hands out the next ones before it writes, appends all that came back together to the store at once
+(flushed, fsynced: one pair of fsyncs however many) and shows progress. A rerun skips what is
+stored, so a league survives Ctrl-C, a killed driver or a lost node, and never stores a game twice.
+The games of a worker or node that dies are played again elsewhere (the one it was playing uses a
+try); a game that failed for a reason of ours is played again a few times, then stored as
+INFRA_ERROR (never scored, replayed by the next run); a bot's forfeit is a result and is never
+retried. A disk that refuses a write (full, read-only) stops the run with ``StoreWriteError``: what
+is stored stays whole, and a rerun goes on from there.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -19,20 +26,25 @@ import signal
 import sys
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter, deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from league.config import League
+from league.cores import need_of
 from league.manifest import read_manifest, record_run, write_manifest  # noqa: F401 - read_manifest: callers' import
 from league.report import remove_report
 from league.schedule import GameSpec, gauntlet, round_robin, solo, tables
-from league.store import INFRA_ERROR, ResultStore
-from league.worker import LeagueSetup, failure_detail, infra_record, play_game, spec_to_data
+from league.shipping import ShippedPath, pack_all
+from league.store import INFRA_ERROR, ResultStore, StoreWriteError
+from league.worker import LeagueSetup, infra_record, spec_to_data
 from sandbox.jail import Sandbox, sweep_stale_scratch
+
+if TYPE_CHECKING:
+    from league.pool import Outcome, WorkerPool
 
 TASK_RETRIES = 3
 
@@ -50,6 +62,10 @@ class RunSummary:
         seconds: Wall time of the run.
         infra_detail: What the first game that failed for reasons of ours said.
         removed_report: Whether an old report was removed because it no longer matched the store.
+        store_notes: What was wrong with the store before the run (a torn last line cut off, damaged
+            lines skipped), one sentence each; those games are played again.
+        startup_seconds: Seconds from the start of the run until every worker was ready to play (Ray
+            started, the workers' processes up): the fixed cost before games flow; None if some never was.
     """
 
     total: int
@@ -60,12 +76,15 @@ class RunSummary:
     seconds: float = 0.0
     infra_detail: str = ""
     removed_report: bool = False
+    store_notes: list[str] = field(default_factory=list)
+    startup_seconds: float | None = None
 
 
 def fingerprints(league: League) -> dict[str, str]:
     """Per bot and variant name, a digest of what it stands for (with the league-wide rules of play)."""
     config = league.config
-    common = {"game": config.game, "limits": config.limits.model_dump(mode="json"), "clock": config.clock}
+    limits = config.limits.model_dump(mode="json", exclude_defaults=True)  # a new limit's default changes no id
+    common = {"game": config.game, "limits": limits, "clock": config.clock}
     common |= {"margin": config.time_margin_ms, "sandbox": config.sandbox.model_dump(mode="json")}
     parts: dict[str, Any] = {name: game.variant() for name, game in league.games.items()}
     parts |= {name: spec_to_data(spec) for name, spec in league.bots.items()}
@@ -106,15 +125,10 @@ def _draw_schedule(league: League) -> list[GameSpec]:
     return specs
 
 
-def league_setup(league: League, relative_to: Path | None = None) -> LeagueSetup:
-    """The data every worker needs, with bot folders relative to ``relative_to`` for clusters."""
+def league_setup(league: League, shipped: Mapping[str, ShippedPath] | None = None) -> LeagueSetup:
+    """The data every worker needs; ``shipped``: the bot folders and variant files sent to a cluster's nodes."""
     config = league.config
-    bots = {}
-    for name, spec in league.bots.items():
-        data = spec_to_data(spec)
-        if relative_to is not None:
-            _relativize(data, relative_to)
-        bots[name] = data
+    bots = {name: spec_to_data(spec) for name, spec in league.bots.items()}
     limits = config.limits.model_dump()
     limits["read_only"] = tuple(limits["read_only"]) + tuple(league.sandbox_read_only)
     return LeagueSetup(
@@ -124,22 +138,43 @@ def league_setup(league: League, relative_to: Path | None = None) -> LeagueSetup
         limits=limits,
         sandbox=config.sandbox.mode.value,
         clock={"kind": config.clock, "margin_ms": config.time_margin_ms, "game_wall_s": config.limits.wall_seconds},
-        relative_to_cwd=relative_to is not None,
+        shipped=dict(shipped or {}),
+        pin_cores=need_of(config.format, config.players_per_table, league.games, league.bots) if config.pin_cpus else 0,
     )
 
 
-def _relativize(data: dict[str, Any], base: Path) -> None:
-    for side in (data.get("roles") or {}).values():
-        _relativize(side, base)
-    if data.get("cwd"):
-        folder = Path(data["cwd"]).resolve()
-        if base not in (folder, *folder.parents):
-            raise ValueError(f"bot {data['name']!r}: its folder {folder} is outside {base}, so it cannot be shipped")
-        data["cwd"] = str(folder.relative_to(base))
+def _ship(league: League) -> dict[str, ShippedPath]:
+    """The league's bot folders and variant files packed, each put once into Ray's object store for the nodes."""
+    import ray
+
+    return {
+        source: replace(entry, data=functools.partial(ray.get, ray.put(entry.data)))
+        for source, entry in pack_all(league).items()
+    }
+
+
+class ClusterUnreachable(Exception):
+    """A Ray cluster the driver cannot join; the message names the address, why, and the fix."""
+
+
+def _why_unreachable(address: str, error: ConnectionError) -> str:
+    cause = str(error.__cause__ or error)
+    if "InvalidAuthToken" in cause or "Unauthenticated" in cause:
+        why = (
+            "it refused this machine's token; copy the head's ~/.ray/auth_token here (or set RAY_AUTH_TOKEN)"
+            " and set RAY_AUTH_MODE=token"
+        )
+    else:
+        why = "no Ray head answered there; start one with `ray start --head`, or give the address it printed"
+    return f"cannot join the Ray cluster at {address}: {why}"
 
 
 def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -> bool:
-    """Connect to Ray (a cluster with an address, else an embedded local one); True if we started it."""
+    """Connect to Ray (a cluster with an address, else an embedded local one); True if we started it.
+
+    Raises:
+        ClusterUnreachable: The cluster at the address cannot be joined.
+    """
     import ray
 
     if ray.is_initialized():
@@ -152,7 +187,10 @@ def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -
         runtime_env: dict[str, Any] = {"py_modules": modules}
         if working_dir is not None:
             runtime_env["working_dir"] = str(working_dir)
-        ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
+        try:
+            ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
+        except ConnectionError as error:
+            raise ClusterUnreachable(_why_unreachable(address, error)) from None
     else:
         # The embedded cluster turns Ray's token authentication on by itself: good, and not news.
         logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
@@ -186,6 +224,8 @@ def run_league(
     """
     import ray
 
+    from league.pool import WorkerPool  # imports Ray: only a run needs it
+
     started = time.monotonic()
     started_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     specs = schedule(league)
@@ -197,7 +237,7 @@ def run_league(
     done = store.done_ids()
     write_manifest(league, specs)
     todo = [spec for spec in specs if spec.game_id not in done]
-    summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo))
+    summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())
     if todo:  # the old report describes other games: gone until this run rewrites it
         summary.removed_report = bool(remove_report(league.output))
     if on_progress:
@@ -206,60 +246,76 @@ def run_league(
         store.close()
         return summary
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
-    folder = league.path.parent.resolve() if cluster else None
-    setup = league_setup(league, relative_to=folder)
-    we_started = start_ray(league.config.concurrency, address, folder)
-    task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(play_game)  # Ray replays games of lost workers
-    setup_ref = ray.put(setup)
-    in_flight: dict[Any, GameSpec] = {}
+    we_started = start_ray(league.config.concurrency, address, working_dir=None)
+    setup = league_setup(league, _ship(league) if cluster else None)  # bot folders go through Ray's object store
+    pending = deque(todo)
     tries: Counter[str] = Counter()
-    pending = iter(todo)
-    # Games in flight: `concurrency`. Where the cluster's CPUs already cap the games at once at
-    # `concurrency` (the embedded default), more are queued behind them: no worker waits for the
-    # driver, and Ray's cost per task (a few ms on a small machine) is paid while games run.
-    concurrency = max(1, league.config.concurrency)
-    capped = ray.cluster_resources().get("CPU", 0) <= concurrency
-    limit = 2 * concurrency + 2 if capped else concurrency
+    pool: WorkerPool | None = None
     try:
-        while True:
-            while len(in_flight) < limit:
-                spec = next(pending, None)
-                if spec is None:
-                    break
-                in_flight[task.remote(spec.to_json(), setup_ref)] = spec
-            if not in_flight:
-                break
-            ready, _ = ray.wait(list(in_flight), num_returns=1)
-            for ref in ready:
-                spec = in_flight.pop(ref)
-                try:
-                    record = ray.get(ref)
-                except Exception as error:  # noqa: BLE001 - Ray's retries exhausted: the failure is ours
-                    cause = getattr(error, "cause", None) or error
-                    record = infra_record(spec.to_json(), failure_detail(cause))
+        pool = WorkerPool(setup, max(1, league.config.concurrency))
+        while pending or pool.busy():
+            _hand_out(pool, pending)
+            if pending and pool.broken():  # no worker can start: every game left fails as ours
+                detail = f"no worker could start ({pool.start_failure})"
+                finished = [infra_record(spec.to_json(), detail) for spec in pending]
+                pending.clear()
+            else:
+                finished = _settle(pool.wait(), tries, pending)
+                _hand_out(pool, pending)  # before the store's fsyncs: no worker waits for them
+            if finished:
+                store.extend(finished)  # all that came back together: one pair of fsyncs
+            for record in finished:
                 if record["result"]["termination"] == INFRA_ERROR:
-                    if tries[spec.game_id] < TASK_RETRIES:  # ours: play it again, maybe on another worker
-                        tries[spec.game_id] += 1
-                        in_flight[task.remote(spec.to_json(), setup_ref)] = spec
-                        continue
                     summary.infra_errors += 1
                     summary.infra_detail = summary.infra_detail or record["result"]["detail"]
-                store.append(record)
                 summary.played += 1
                 if on_progress:
                     on_progress(summary.skipped + summary.played, summary.total)
     except KeyboardInterrupt:
-        # Games in flight are dropped with the cluster (the next run replays them). Cancelling them
-        # one by one instead races with their completion inside Ray and can abort the driver.
+        # Games in flight are dropped with the workers (the next run replays them).
         summary.interrupted = True
     finally:
+        summary.startup_seconds = pool.ready_at - started if pool and pool.ready_at else None
         store.close()
         if we_started:
-            ray.shutdown()
-            sweep_stale_scratch()  # bots' scratch folders of workers that died with the cluster
+            ray.shutdown()  # the workers go with it
+            sweep_stale_scratch()  # host scratch folders that killed runs of earlier versions left
+        elif pool:
+            pool.close()
         summary.seconds = time.monotonic() - started
-        record_run(league.output, started_at, summary.seconds, summary.played)
+        with contextlib.suppress(StoreWriteError):  # a disk that refuses this line is told by the store or the report
+            record_run(league.output, started_at, summary.seconds, summary.played)
     return summary
+
+
+def _hand_out(pool: WorkerPool, pending: deque[GameSpec]) -> None:
+    """Give the workers the games waiting, as far as they take them; with none left, even out their queues."""
+    while pending and pool.submit(pending[0]):
+        pending.popleft()
+    if not pending:
+        pool.rebalance()
+
+
+def _settle(outcomes: list[Outcome], tries: Counter[str], pending: deque[GameSpec]) -> list[dict[str, Any]]:
+    """The records to store of what came back; games to play again go back to the front of ``pending``.
+
+    A game is played again when it came back unplayed (its worker died, or it was cancelled on a busy
+    worker and its takeover failed), or failed for a reason of ours; after ``TASK_RETRIES`` more
+    tries (a try: a game played, or being played when its worker died) it is stored as ``INFRA_ERROR``.
+    """
+    finished, again = [], []
+    for outcome in outcomes:
+        spec, record = outcome.spec, outcome.record
+        ours = record is None or record["result"]["termination"] == INFRA_ERROR
+        tried = outcome.tried if record is None else True
+        if ours and not (tried and tries[spec.game_id] >= TASK_RETRIES):
+            if tried:
+                tries[spec.game_id] += 1
+            again.append(spec)
+            continue
+        finished.append(record if record is not None else infra_record(spec.to_json(), outcome.detail))
+    pending.extendleft(reversed(again))
+    return finished
 
 
 def stderr_is_terminal() -> bool:

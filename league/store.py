@@ -3,9 +3,10 @@
 Two append-only JSON-lines files side by side in a league's folder:
 
 - ``games.jsonl``, the results: one short line a game with its ``game_id``, ``spec``, ``result``,
-  ``time_used_ms`` and ``worker``, its ``fingerprint`` (the game's identity, a hash of the seats and
-  every move's seat, role and reply, computed once, when the game is stored) and ``log``, the
-  ``[offset, length]`` in bytes of its line in the move log. Reports read this file alone.
+  ``time_used_ms``, ``worker`` and ``node`` (where it was played; ``node`` on Ray only), its
+  ``fingerprint`` (the game's identity, a hash of the seats and every move's seat, role and reply,
+  computed once, when the game is stored) and ``log``, the ``[offset, length]`` in bytes of its
+  line in the move log. Reports read this file alone.
 - ``moves.jsonl``, the move log: one line a game with its ``game_id`` and the rest of its record
   (``moves``, ``stderr``), fetched by pointer (a seek, no scan) for replays and fault details.
 
@@ -13,9 +14,11 @@ Each game's move-log line is written, flushed and fsynced before its results lin
 fsynced too). A crash between the two leaves a log line that no result points to: the game is not
 stored, the next run plays it again and appends a new log line. A crash in the middle of a write
 leaves a torn last line, in either file: it is ignored on reading and cut off before the next
-append. A line that does not decode is skipped, never fatal. A game id is never stored twice: the
-driver skips what is stored, and reading keeps the first record of an id, except that a replayed
-INFRA_ERROR gives way to the real record. One lock (on ``games.jsonl``) covers both files.
+append. A line that does not decode is skipped, never fatal. Both are told (``problems``), so a run
+can say that it plays those games again. A write the disk refuses (full, read-only) is taken back,
+so neither file ever holds half a line, and raises ``StoreWriteError``. A game id is never stored
+twice: the driver skips what is stored, and reading keeps the first record of an id, except that a
+replayed INFRA_ERROR gives way to the real record. One lock (on ``games.jsonl``) covers both files.
 
 A store written before the split (whole records, moves included, in ``games.jsonl`` alone) is
 still read: fingerprints are computed on reading and details come from each record's own line.
@@ -33,9 +36,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from league.store_faults import Damage, StoreWriteError, torn_tail_cut, write_failure
+
 INFRA_ERROR = "INFRA_ERROR"
 MOVE_LOG = "moves.jsonl"
-RESULT_FIELDS = ("game_id", "spec", "result", "time_used_ms", "worker")
+RESULT_FIELDS = ("game_id", "spec", "result", "time_used_ms", "worker", "node")
 """What a results line keeps of a record (besides ``fingerprint`` and ``log``); the rest goes to the move log."""
 WRITE_CHUNK = 1000
 """Records written between two fsyncs by ``extend``."""
@@ -101,12 +106,14 @@ class ResultStore:
         self._results: BinaryIO | None = None
         self._log: BinaryIO | None = None
         self._where: dict[str, _Place] | None = None
+        self._cut: list[str] = []
+        self._damage: Damage | None = None
 
     def records(self) -> list[dict[str, Any]]:
         """Every game's results line, one per game id, in file order (no moves: see ``details``).
 
-        Each has ``game_id``, ``spec``, ``result``, ``time_used_ms``, ``worker`` (where the game
-        stored them) and ``fingerprint``; games with details also have ``log``.
+        Each has ``game_id``, ``spec``, ``result``, ``time_used_ms``, ``worker`` (and ``node`` on
+        Ray: where the game was played) and ``fingerprint``; games with details also have ``log``.
         """
         kept, self._where = self._scan(with_fingerprints=True)
         return list(kept.values())
@@ -148,6 +155,18 @@ class ResultStore:
                         }
         return {game_id: found[game_id] for game_id in sorted(found)}
 
+    def problems(self) -> list[str]:
+        """What was wrong with the files, one sentence each, for people.
+
+        Torn last lines that ``lock`` cut off, then the damage the last read met (a torn last line
+        left in place, lines that are not game records); the results file is read once if it was
+        not read yet.
+        """
+        if self._damage is None:
+            self._where = self._scan(with_fingerprints=False)[1]
+        assert self._damage is not None
+        return [*self._cut, *self._damage.notes(self.path.name)]
+
     def _scan(self, with_fingerprints: bool) -> tuple[dict[str, dict[str, Any]], dict[str, _Place]]:
         """Kept record and details' whereabouts per game id, from the results file."""
         collecting = gc.isenabled()
@@ -155,10 +174,9 @@ class ResultStore:
         try:
             kept: dict[str, dict[str, Any]] = {}
             where: dict[str, _Place] = {}
-            for offset, raw, record in _complete_lines(self.path):
-                game_id = record.get("game_id")
-                if type(game_id) is not str:
-                    continue
+            self._damage = Damage()
+            for offset, raw, record in _complete_lines(self.path, self._damage):
+                game_id = record["game_id"]
                 if "fingerprint" not in record:  # a whole record, as stored before the split
                     record = _from_whole_record(record, with_fingerprints)
                     place: _Place | None = (False, offset, len(raw))
@@ -181,26 +199,39 @@ class ResultStore:
 
         Raises:
             StoreBusy: Another run is writing it.
+            StoreWriteError: The folder cannot be written (read-only, no permission, a full disk).
         """
         if self._results is not None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        results = self.path.open("ab", buffering=0)  # unbuffered: what a failed write leaves is known
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            results = self.path.open("ab", buffering=0)  # unbuffered: what a failed write leaves is known
+        except OSError as error:
+            raise StoreWriteError(write_failure(self.path, error)) from error
         try:
             fcntl.flock(results.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             results.close()
             raise StoreBusy(f"{self.path}: another league run is writing it; wait for it or stop it") from None
-        _cut_torn_tail(self.path)
-        _cut_torn_tail(self.log_path)
+        try:
+            for path in (self.path, self.log_path):
+                if _cut_torn_tail(path):
+                    self._cut.append(torn_tail_cut(path.name))
+            self._log = self.log_path.open("ab", buffering=0)
+        except OSError as error:
+            results.close()
+            failed = Path(error.filename) if error.filename else self.log_path
+            raise StoreWriteError(write_failure(failed, error)) from error
         self._results = results
-        self._log = self.log_path.open("ab", buffering=0)
 
     def append(self, record: dict[str, Any]) -> None:
         """Store one game (its move-log line, then its results line) durably before returning.
 
         Args:
             record: The game's full record, as the worker returned it.
+
+        Raises:
+            StoreWriteError: The disk refused the write (full, read-only); nothing of it is left behind.
         """
         self.extend([record])
 
@@ -248,6 +279,7 @@ class ResultStore:
         self._log.truncate(0)
         self._results.truncate(0)
         self._where = None
+        self._cut = []  # what was torn is gone with the rest
 
     def close(self) -> None:
         """Close both files (and let the lock go)."""
@@ -272,21 +304,28 @@ def _from_whole_record(record: dict[str, Any], with_fingerprint: bool) -> dict[s
     return compact
 
 
-def _complete_lines(path: Path) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
-    """(byte offset, raw line, decoded object) of every whole, decodable line holding a JSON object."""
+def _complete_lines(path: Path, damage: Damage) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
+    """(byte offset, raw line, decoded object) of every whole line holding a game record (an object with a game id).
+
+    The other lines are noted in ``damage``: the numbers of whole lines that hold no record, and a
+    torn last line.
+    """
     if not path.exists():
         return
     offset = 0
     with path.open("rb") as handle:
-        for raw in handle:
+        for number, raw in enumerate(handle, start=1):
             if not raw.endswith(b"\n"):
-                return  # a torn last line from a crash: that game is replayed
+                damage.torn = True  # a torn last line from a crash: that game is replayed
+                return
             try:
                 decoded = json.loads(raw)
             except ValueError:  # not JSON, or not UTF-8
                 decoded = None
-            if isinstance(decoded, dict):
+            if isinstance(decoded, dict) and type(decoded.get("game_id")) is str:
                 yield offset, raw, decoded
+            else:
+                damage.bad_lines.append(number)
             offset += len(raw)
 
 
@@ -308,23 +347,29 @@ def _encode(data: dict[str, Any]) -> bytes:
 
 
 def _write_durably(handle: BinaryIO, lines: list[bytes]) -> None:
-    """Append whole lines to an unbuffered file and fsync it; a write that fails is taken back."""
+    """Append whole lines to an unbuffered file and fsync it; a write that fails is taken back.
+
+    Raises:
+        StoreWriteError: The disk refused the write (the file is cut back to where it was).
+    """
     start = handle.seek(0, os.SEEK_END)
     data = memoryview(b"".join(lines))
     try:
         while data:
             data = data[handle.write(data) or 0 :]
         os.fsync(handle.fileno())
-    except BaseException:  # Ctrl-C or a full disk: leave no partial line for the next write to run into
+    except BaseException as error:  # Ctrl-C or a full disk: leave no partial line for the next write to run into
         with contextlib.suppress(OSError):
             handle.truncate(start)
+        if isinstance(error, OSError):
+            raise StoreWriteError(write_failure(Path(handle.name), error)) from error
         raise
 
 
-def _cut_torn_tail(path: Path) -> None:
-    """Cut a file back to its last newline (a torn last line), reading only its end."""
+def _cut_torn_tail(path: Path) -> int:
+    """Cut a file back to its last newline (a torn last line), reading only its end; returns the bytes cut."""
     if not path.exists():
-        return
+        return 0
     with path.open("rb+") as handle:
         size = handle.seek(0, os.SEEK_END)
         end = size
@@ -333,10 +378,11 @@ def _cut_torn_tail(path: Path) -> None:
             handle.seek(start)
             block = handle.read(end - start)
             if end == size and block.endswith(b"\n"):
-                return
+                return 0
             newline = block.rfind(b"\n")
             if newline >= 0:
                 handle.truncate(start + newline + 1)
-                return
+                return size - (start + newline + 1)
             end = start
         handle.truncate(0)
+        return size

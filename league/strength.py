@@ -178,8 +178,30 @@ def likelihood_of_superiority(estimate: StrengthEstimate) -> np.ndarray:
     return los
 
 
+POSTERIOR_DRAWS = 4000
+"""Draws from the normal approximation that place probabilities are counted over."""
+
+
+def posterior_draws(estimate: StrengthEstimate, draws: int = POSTERIOR_DRAWS, seed: int = 0) -> np.ndarray:
+    """Ratings drawn from the normal approximation LOS uses: the peak, the covariance times the design effect.
+
+    A bootstrap alone cannot vary where every resample of a pair is the same (a 2-2 split in each
+    seat-swapped pair, an unbeaten bot): its place probabilities would claim certainty that the
+    model's own curvature denies. These draws carry both: the Laplace covariance, and the
+    bootstrap through the design effect. Seeded, so the same games give the same shares.
+    """
+    size = len(estimate.bots)
+    if not size:
+        return np.zeros((0, 0))
+    ratings = estimate.covariance[:size, :size] * estimate.design_effect
+    values, vectors = np.linalg.eigh((ratings + ratings.T) / 2)
+    root = vectors * np.sqrt(np.clip(values, 0, None))
+    noise = np.random.default_rng(seed).standard_normal((draws, size))
+    return estimate.elo[None, :] + np.einsum("ij,dj->di", root, noise)
+
+
 def place_probabilities(resampled: np.ndarray) -> np.ndarray:
-    """P[i, k]: the share of resamples in which bot i holds place k + 1 (1 = highest rating).
+    """P[i, k]: the share of draws (``posterior_draws``) or resamples in which bot i holds place k + 1.
 
     Bots whose ratings are equal (within 1e-6 Elo) in a resample share the places they span; a
     bot without games in a resample (NaN) ranks below every bot that has some.

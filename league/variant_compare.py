@@ -28,7 +28,7 @@ import pandas as pd
 from engine.core import Game
 from league.pairwise import pairwise_results
 from league.ratings import exact_mean, rank_points, scored
-from league.strength import estimate
+from league.strength import estimate, wilson_interval
 from league.variant_sentences import correlation_sentence, difference_sentence
 from league.variant_stats import (
     BOOTSTRAP_SAMPLES,
@@ -48,6 +48,9 @@ FIGURES = (SCORE, PLIES, DRAWS, FIRST_SEAT)
 """The figures compared game by game: mean score per seat, length in plies, drawn or not, seat 0's points."""
 
 PAIRS, TABLES, SOLO = "pairs", "tables", "solo"
+
+MIN_CLUSTERS = 5
+"""Fewest independent clusters (seat-swapped pairs, tables, solo runs) a paired difference gets an interval from."""
 
 DIFFERENCE_COLUMNS = [
     "variant",
@@ -189,7 +192,7 @@ def variant_row(
     median_plies; for pairs and tables draw_rate (share of games whose first place is shared),
     first_seat_win_rate (seat 0's share of the games with one winner), first_seat_points (seat
     0's mean points by rank; 1/2 is no advantage at any table size) with first_seat_low_95 and
-    first_seat_high_95 (bootstrap over seat-swapped pairs or tables), and rating_spread (the
+    first_seat_high_95 (``seat0_interval``, as the strength section's), and rating_spread (the
     standard deviation of the bots' Elo strengths in this variant; NaN with fewer than two bots).
     """
     scores = [int(score) for record in games for score in record["result"]["scores"]]
@@ -214,7 +217,7 @@ def variant_row(
     ranks = [record["result"]["ranks"] for record in games]
     decided = [rank for rank in ranks if rank.count(1) == 1]
     points = [rank_points(rank, 0) for rank in ranks]
-    low, high = cluster_interval(points, [cluster_of(record, layout) for record in games], rng, samples)
+    low, high = seat0_interval(points, [cluster_of(record, layout) for record in games], rng, samples)
     elo = list(strengths.values())
     return row | {
         "draw_rate": round(1 - len(decided) / len(games), 3) if games else math.nan,
@@ -224,6 +227,22 @@ def variant_row(
         "first_seat_high_95": round(high, 3),
         "rating_spread": round(float(np.std(elo)), 1) if len(elo) > 1 else math.nan,
     }
+
+
+def seat0_interval(
+    points: Sequence[float], clusters: Sequence[Hashable], rng: np.random.Generator, samples: int
+) -> tuple[float, float]:
+    """Seat 0's points per game, 95%: the hull of the cluster bootstrap and the Wilson interval.
+
+    The same interval as the strength section's (``league.strength``): a seat-swapped pair whose
+    winner won from both seats gives seat 0 exactly 1/2 in every resample, so the bootstrap alone
+    would claim a point; the Wilson interval keeps the width the number of games allows.
+    """
+    if not len(points):
+        return math.nan, math.nan
+    low, high = cluster_interval(points, clusters, rng, samples)
+    wilson_low, wilson_high = wilson_interval(np.array(sum(points)), np.array(len(points)))
+    return min(low, float(wilson_low)), max(high, float(wilson_high))
 
 
 def bot_rows(variant: str, bots: Sequence[str], games: list[dict[str, Any]], layout: str, strengths: dict[str, float]):
@@ -238,7 +257,7 @@ def bot_rows(variant: str, bots: Sequence[str], games: list[dict[str, Any]], lay
         if layout != SOLO:
             points = sum(rank_points(record["result"]["ranks"], seat) for record, seat in seats)
             row["points_per_game"] = round(points / len(seats), 3)
-            row["elo"] = round(strengths[name], 1) if name in strengths else math.nan
+            row["elo"] = round(strengths[name], 1) + 0.0 if name in strengths else math.nan  # no "-0"
         rows.append(row)
     return rows
 
@@ -272,6 +291,7 @@ def paired_differences(
     Games are matched by ``(spec.round, spec.seats)``; the interval resamples clusters of matched
     games (``cluster_of``). ``relative`` is the difference as a share of the baseline's mean
     (NaN for rates, or when the baseline's mean is 0); ``clear`` says whether the interval excludes 0.
+    With fewer than ``MIN_CLUSTERS`` independent clusters there is no interval (NaN, never clear).
     """
     theirs = {}
     for record in baseline_games:
@@ -287,7 +307,11 @@ def paired_differences(
         both = [(mine[figure], other[figure], cluster) for mine, other, cluster in matched if figure in mine]
         differences = [mine - other for mine, other, _ in both]
         rng = np.random.default_rng(bootstrap_seed(seed, variant, baseline, figure))
-        low, high = cluster_interval([float(d) for d in differences], [c for _, _, c in both], rng, samples)
+        clusters = [c for _, _, c in both]
+        if len(set(clusters)) >= MIN_CLUSTERS:
+            low, high = cluster_interval([float(d) for d in differences], clusters, rng, samples)
+        else:  # a bootstrap over so few independent units says nothing about its own width
+            low, high = math.nan, math.nan
         mean = float(sum(differences) / len(differences)) if differences else math.nan
         base = float(sum(other for _, other, _ in both) / len(both)) if both else math.nan
         relative = mean / base if figure in (SCORE, PLIES) and base else math.nan

@@ -60,8 +60,12 @@ def figure_clause(row: dict[str, Any], label: str, per: str) -> str:
     details = []
     if not math.isnan(row["relative"]):
         details.append(f"{row['relative']:+.0%}" if abs(row["relative"]) >= 0.01 else f"{row['relative']:+.1%}")
-    details.append(f"95%: {span_words(row['low_95'], row['high_95'], up, down, scale)}")
-    clear = "" if row["clear"] else ", not a clear difference"
+    if math.isnan(row["low_95"]):
+        details.append("too few independent games for an interval")
+        clear = ""
+    else:
+        details.append(f"95%: {span_words(row['low_95'], row['high_95'], up, down, scale)}")
+        clear = "" if row["clear"] else ", not a clear difference"
     return f"{text}{clear} ({'; '.join(details)})"
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from league.cycles import Transitivity
+from league.cycles import Cycles, Transitivity
 from league.evidence import Prediction
 
 SETTLED = 0.95
@@ -63,7 +63,14 @@ class Neighbours:
 
 
 def neighbours(
-    order: list[int], bots: list[str], elo: np.ndarray, sd_of: np.ndarray, los: np.ndarray, games_per_pair: float
+    order: list[int],
+    bots: list[str],
+    elo: np.ndarray,
+    sd_of: np.ndarray,
+    los: np.ndarray,
+    games_per_pair: float,
+    met: np.ndarray | None = None,
+    per: str = "per pair",
 ) -> list[Neighbours]:
     """Every pair of neighbours in ``order``, settled or not, with the games that would settle it.
 
@@ -73,7 +80,9 @@ def neighbours(
         elo: Their ratings.
         sd_of: ``sd_of[i, j]``: standard deviation of elo[i] - elo[j] (the design effect included).
         los: The likelihood-of-superiority matrix.
-        games_per_pair: Games (pairwise results) per pair that met so far.
+        games_per_pair: Games (pairwise results) per pair that met so far, per variant.
+        met: ``met[i, j]``: whether bots i and j played each other (default: every pair did).
+        per: What the games are counted per, in the sentences ("per pair", "per pair and variant").
     """
     found = []
     for high, low in itertools.pairwise(order):
@@ -84,18 +93,23 @@ def neighbours(
         factor = 1.0 if settled else max(1.0, (Z_ONE_SIDED * sd / gap) ** 2)
         more = math.ceil(games_per_pair * (factor - 1)) if not settled else 0
         pair = f"{bots[high]} above {bots[low]}"
+        apart = (
+            ""
+            if met is None or met[high, low]
+            else " (they never play each other here: their order comes from common opponents)"
+        )
         if settled:
             meaning = ""
         elif tie:
             meaning = (
                 f"{pair} ({difference:.0f} Elo apart, LOS {superiority:.2f}) looks like a tie: no number of games"
                 f" settles a true tie; telling {RESOLUTION_ELO:.0f} Elo apart needs about {factor:.1f} times the"
-                f" games, {more} more per pair."
+                f" games, {more} more {per}{apart}."
             )
         else:
             meaning = (
                 f"{pair} ({difference:.0f} Elo apart, LOS {superiority:.2f}) would settle at 95% with about"
-                f" {factor:.1f} times the games, {more} more per pair, if the gap holds."
+                f" {factor:.1f} times the games, {more} more {per}, if the gap holds{apart}."
             )
         found.append(
             Neighbours(bots[high], bots[low], difference, sd, superiority, settled, factor, more, tie, meaning)
@@ -103,7 +117,7 @@ def neighbours(
     return found
 
 
-def league_games_needed(pairs: list[Neighbours], games_per_pair: float) -> str:
+def league_games_needed(pairs: list[Neighbours], games_per_pair: float, per: str = "per pair") -> str:
     """One sentence: the games per pair that would settle every neighbour (but the possible ties)."""
     if all(pair.settled for pair in pairs):
         return "Every neighbour's order is settled at 95%: no more games are needed."
@@ -116,7 +130,7 @@ def league_games_needed(pairs: list[Neighbours], games_per_pair: float) -> str:
     more = math.ceil(games_per_pair * (factor - 1))
     but = " but the possible ties" if ties else ""
     return (
-        f"Settling every neighbour{but} at 95% needs about {factor:.1f} times the games, {more} more per pair"
+        f"Settling every neighbour{but} at 95% needs about {factor:.1f} times the games, {more} more {per}"
         f" ({games_per_pair:.0f} so far){tie_text}."
     )
 
@@ -128,13 +142,19 @@ def settled_places(pairs: list[Neighbours]) -> list[bool]:
     return [high and low for high, low in zip(above, below, strict=True)]
 
 
-def verdict(settled: list[bool], transitivity: Transitivity, prediction: Prediction) -> str:
+def verdict(
+    settled: list[bool], transitivity: Transitivity, prediction: Prediction, cycles: Cycles | None = None
+) -> str:
     """The verdict in plain words, e.g. "General strength explains 94% of the results; places 1-3 are settled ..."."""
     parts = []
     if transitivity.noisy:
         parts.append("the results are mostly sampling noise")
     elif transitivity.share is not None and transitivity.cycle_rank > 0:
         parts.append(f"general strength explains {transitivity.share:.0%} of the results")
+    if cycles is not None and cycles.total:
+        a, b, c = cycles.cycles[0]
+        count = "a significant 3-cycle" if cycles.total == 1 else f"{cycles.total} significant 3-cycles"
+        parts.append(f"{count} ({a} beats {b}, {b} beats {c}, {c} beats {a}{'' if cycles.total == 1 else ', ...'})")
     places = [place + 1 for place, done in enumerate(settled) if done]
     others = [place + 1 for place, done in enumerate(settled) if not done]
     if len(settled) < 2:
@@ -148,7 +168,7 @@ def verdict(settled: list[bool], transitivity: Transitivity, prediction: Predict
         rest = "is not" if len(others) == 1 else "are not"
         parts.append(f"{noun} {_places(places)} {verb} settled at 95%; {_places(others)} {rest}")
     if prediction.gain is not None and not prediction.better:
-        parts.append("the ratings predict held-out games no better than the seat alone")
+        parts.append("the ratings do not predict held-out games clearly better than the seat alone")
     text = "; ".join(parts) + "."
     return text[0].upper() + text[1:]
 

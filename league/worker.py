@@ -1,9 +1,9 @@
 """What a worker does with one game: build the game and the bots, referee the match, return data.
 
-Plain functions with no Ray import: the runner wraps ``play_game`` in a Ray task, and tests can
-call it directly. A failure of ours (a bug, a program missing on this worker, a jail that cannot
-be made) comes back as an ``INFRA_ERROR`` record, which the runner plays again and never scores;
-a bot's misbehaviour is a result like any other.
+Plain functions with no Ray import: the workers of ``league.pool`` (long-lived Ray actors) call
+``play_game`` once a game, and tests can call it directly. A failure of ours (a bug, a program
+missing on this worker, a jail that cannot be made) comes back as an ``INFRA_ERROR`` record, which
+the runner plays again and never scores; a bot's misbehaviour is a result like any other.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from engine import get_game
 from league.match_record import ClockSettings
 from league.players import BotSpec, check_command, make_launcher
 from league.referee import play_match
+from league.shipping import ShippedPath, localized
+from sandbox.cpus import pinned_to_cores
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
 
@@ -33,7 +34,9 @@ class LeagueSetup:
         limits: Resource limits as data.
         sandbox: The sandbox mode.
         clock: ``ClockSettings`` as data.
-        relative_to_cwd: Bot folders are relative to the worker's working folder (cluster runs).
+        shipped: Bot folders and variant files packed for a cluster's nodes, by the driver's path
+            (``league.shipping``); paths under them are rewritten to this node's copy.
+        pin_cores: Cores each game's bots are pinned to (``pin_cpus``: the cores a game needs); 0 pins nothing.
     """
 
     game: str
@@ -42,7 +45,8 @@ class LeagueSetup:
     limits: dict[str, Any] = field(default_factory=dict)
     sandbox: str = "auto"
     clock: dict[str, Any] = field(default_factory=dict)
-    relative_to_cwd: bool = False
+    shipped: dict[str, ShippedPath] = field(default_factory=dict)
+    pin_cores: int = 0
 
 
 def spec_to_data(spec: BotSpec) -> dict[str, Any]:
@@ -53,33 +57,35 @@ def spec_to_data(spec: BotSpec) -> dict[str, Any]:
     return data
 
 
-def spec_from_data(data: dict[str, Any], base: Path | None = None) -> BotSpec:
-    """The BotSpec of ``spec_to_data`` output; folders resolved against ``base`` if given."""
+def spec_from_data(data: dict[str, Any]) -> BotSpec:
+    """The BotSpec of ``spec_to_data`` output."""
     fields = dict(data)
     if fields.get("roles"):
-        fields["roles"] = {role: spec_from_data(side, base) for role, side in fields["roles"].items()}
+        fields["roles"] = {role: spec_from_data(side) for role, side in fields["roles"].items()}
     if fields.get("command") is not None:
         fields["command"] = tuple(fields["command"])
-    if base is not None and fields.get("cwd") is not None:
-        fields["cwd"] = str(base / fields["cwd"])
     return BotSpec(**fields)
 
 
-def play_game(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
+def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None = None) -> dict[str, Any]:
     """Play one scheduled game and return its record (JSON-ready).
 
     When the referee or the sandbox fails (not a bot), the record says ``INFRA_ERROR`` and why.
+
+    Args:
+        spec: The game (``GameSpec.to_json()``).
+        setup: What every game of the league needs besides its spec.
+        sandbox: ``setup``'s sandbox, made once by a worker that plays many games (None: made here).
     """
     try:
-        game = get_game(setup.game)(**setup.variants[spec["variant"]])
-        base = Path.cwd() if setup.relative_to_cwd else None
-        limits = Limits(**setup.limits)
-        sandbox = Sandbox(SandboxMode(setup.sandbox), limits)
-        bots = [spec_from_data(setup.bots[name], base) for name in spec["seats"]]
+        game = get_game(setup.game)(**localized(setup.variants[spec["variant"]], setup.shipped))
+        sandbox = sandbox or Sandbox(SandboxMode(setup.sandbox), Limits(**setup.limits))
+        bots = [spec_from_data(localized(setup.bots[name], setup.shipped)) for name in spec["seats"]]
         for bot in bots:
             check_command(bot)  # a program missing on this worker is our problem, not the bot's
-        launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
-        record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
+        with pinned_to_cores(setup.pin_cores):  # the bots it starts inherit the cores
+            launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
+            record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
     except Exception as error:  # noqa: BLE001 - anything escaping the referee is ours, never a bot's
         return {**infra_record(spec, failure_detail(error)), "worker": _worker_name()}
     return {

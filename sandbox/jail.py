@@ -9,17 +9,22 @@ The launch chain, all started straight from ``subprocess.Popen`` (no Python in t
 * ``prlimit`` sets CPU, file-size, open-file, core and process-count rlimits;
 * ``bwrap`` (as root) gives new pid, ipc, uts and network namespaces (only a loopback of its
   own), a read-only system (``/usr``, ``/etc``), the bot's folder, its interpreter's installation
-  and the files named in its command read-only, a private writable scratch folder as HOME, a
-  private ``/tmp``, a cleared environment and a new session; it dies with the referee;
+  and the files named in its command read-only, a private writable scratch folder (a tmpfs of
+  ``scratch_mb`` at ``/tmp``, also HOME: the only place it can write; ``/dev`` is read-only), a
+  cleared environment and a new session; it dies with the referee;
 * ``setpriv`` drops to the slot's own uid and gid with no groups and no capabilities.
 
 As a non-root user the chain is ``prlimit -- bwrap --unshare-all --cap-drop ALL -- BOT`` (user
 namespaces instead of a uid switch). Without bubblewrap no program bot runs in ``auto`` or
-``strict`` mode: the user installs it or asks for ``none`` (plain processes) in so many words.
+``strict`` mode: the user installs it or asks for ``none`` (plain processes, nothing capped, as a
+warning says) in so many words.
 ``strict`` also refuses a jail without a uid of its own and cgroup caps; ``auto`` warns.
 
-Every bot's scratch folder is named after the process that made it (``league-scratch-PID-START-``)
-and removed when the bot ends; folders whose owner died (a killed run) are swept at the next start.
+The scratch folder lives in the jail's own mount namespace: nothing of it reaches the host's disk,
+it is capped in total (a full one answers ENOSPC; its pages count toward the bot's memory cgroup),
+and it vanishes with the jail, however the run ends. bubblewrap 0.5 or later is needed (``--size``).
+Runs of earlier versions kept it in a host folder (``league-scratch-PID-START-``): folders whose
+owner died are swept at the next start.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from sandbox.slots import Slot, acquire_slot
 SYSTEM_DIRS = ("/usr", "/etc", "/opt")
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
-SCRATCH = "/scratch"
+SCRATCH = "/tmp"
 _JOIN_CGROUP = 'for f; do shift; [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; done; exec "$@"'
 
 
@@ -72,7 +77,7 @@ class LaunchPlan:
     cleanups: list[Callable[[], None]] = field(default_factory=list)
 
     def cleanup(self) -> None:
-        """Release the cgroup, the scratch folder and the slot."""
+        """Release the cgroup and the slot."""
         for step in self.cleanups:
             try:
                 step()
@@ -93,7 +98,8 @@ def find_bwrap() -> str | None:
 def _bwrap_probe(bwrap: str, root: bool) -> str | None:
     """Run an empty jail once; why it failed, or None."""
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net"] if root else ["--unshare-all"]
-    probe = [bwrap, *namespaces, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
+    probe = [bwrap, *namespaces, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    probe += ["--size", "1048576", "--tmpfs", "/tmp", "true"]
     become_subreaper()  # the jail's inner process ends after the outer one: it comes back to us
     try:
         completed = subprocess.run(probe, capture_output=True, text=True, timeout=10)
@@ -105,6 +111,8 @@ def _bwrap_probe(bwrap: str, root: bool) -> str | None:
             time.sleep(0.005)
     if completed.returncode != 0:
         reason = completed.stderr.strip().splitlines()[-1] if completed.stderr.strip() else "no message"
+        if "--size" in reason:
+            return f"bubblewrap is too old ({reason}): 0.5 or later caps a bot's scratch folder (Debian 12 has 0.8)"
         hint = "" if root else " (user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1)"
         return f"bubblewrap cannot make a jail here: {reason}{hint}"
     return None
@@ -143,6 +151,7 @@ def _warn_once(message: str) -> None:
 
 
 SCRATCH_PREFIX = "league-scratch-"
+"""How runs of earlier versions named bots' scratch folders in the host's temporary folder."""
 
 
 def _process_start(pid: int) -> str | None:
@@ -151,14 +160,8 @@ def _process_start(pid: int) -> str | None:
     return fields[START_TIME] if fields is not None else None
 
 
-def make_scratch() -> Path:
-    """A new scratch folder in the host's temporary folder, named after this process."""
-    pid = os.getpid()
-    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{pid}-{_process_start(pid)}-"))
-
-
 def sweep_stale_scratch() -> int:
-    """Remove scratch folders whose owner process is gone (a killed run); returns how many."""
+    """Remove host scratch folders of earlier versions whose owner process is gone (a killed run); returns how many."""
     removed = 0
     for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
         pid, _, rest = folder.name.removeprefix(SCRATCH_PREFIX).partition("-")
@@ -324,6 +327,10 @@ class Sandbox:
         """
         folder = Path(cwd or ".").resolve()
         if self.mode == SandboxMode.NONE:
+            _warn_once(
+                "sandbox none: bots run as plain processes, neither jailed nor capped: they may read and write all"
+                " that this user may, fill the disk (no scratch_mb), and take any memory, processes and network"
+            )
             return LaunchPlan([*helper, *argv], cwd=str(folder))
         if self.bwrap is None:
             raise SandboxError(f"cannot jail {argv[0]!r}: {self.isolation_problem}")
@@ -335,7 +342,7 @@ class Sandbox:
         try:
             self._fill(plan, argv, folder, read_only, helper)
         except BaseException:
-            plan.cleanup()  # release the slot, the cgroup and the scratch folder made so far
+            plan.cleanup()  # release the slot and the cgroup made so far
             raise
         return plan
 
@@ -351,14 +358,8 @@ class Sandbox:
             plan.cleanups.insert(0, plan.cgroup.destroy)
             chain += ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *plan.cgroup.procs_files, "--"]
         chain += ["prlimit", *self._rlimits(memory_from_rlimit=plan.cgroup is None), "--"]
-        made: list[Path] = []  # the removal is planned before the folder exists: no Ctrl-C can come between
-        plan.cleanups.insert(0, lambda: [shutil.rmtree(path, ignore_errors=True) for path in made])
-        made.append(make_scratch())
-        scratch = made[0]
-        if slot is not None:
-            os.chown(scratch, slot.uid, slot.uid)
         plan.jailed = True
-        chain += self._bwrap(argv, folder, scratch, [*self.limits.read_only, *read_only], helper)
+        chain += self._bwrap(argv, folder, [*self.limits.read_only, *read_only], helper)
         if slot is not None:
             chain += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups"]
             chain += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
@@ -376,9 +377,7 @@ class Sandbox:
             options.append(f"--data={limits.memory_mb << 20}")
         return options
 
-    def _bwrap(
-        self, argv: Sequence[str], cwd: Path, scratch: Path, read_only: Sequence[str], helper: Sequence[str]
-    ) -> list[str]:
+    def _bwrap(self, argv: Sequence[str], cwd: Path, read_only: Sequence[str], helper: Sequence[str]) -> list[str]:
         args = [str(self.bwrap), "--die-with-parent", "--new-session"]
         if self.root:
             args += ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
@@ -393,8 +392,10 @@ class Sandbox:
                 args += ["--symlink", os.readlink(link), link]
             elif Path(link).is_dir():
                 args += ["--ro-bind", link, link]
-        # /tmp is the scratch folder (no RAM-backed tmpfs to fill); exposed paths under /tmp go on top.
-        args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), "/tmp"]
+        # The scratch: a tmpfs capped in total, writable by the bot's uid; exposed paths under /tmp go on top.
+        # /dev is a tmpfs of bubblewrap's that a bot in a user namespace would own: read-only, it is no scratch.
+        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
+        args += ["--perms", "01777", "--size", str(self.limits.scratch_mb << 20), "--tmpfs", SCRATCH]
         made: set[Path] = set()
         helper_paths = [str(path) for path in exposed_paths(helper, cwd)] if helper else []
         for path in exposed_paths(argv, cwd, [*read_only, *helper_paths]):
@@ -403,10 +404,10 @@ class Sandbox:
                     made.add(parent)
                     args += ["--perms", "0755", "--dir", str(parent)]
             args += ["--ro-bind", str(path), str(path)]
-        args += ["--bind", str(scratch), SCRATCH, "--chdir", str(cwd), "--clearenv"]
+        args += ["--chdir", str(cwd), "--clearenv"]
         program_dir = Path(argv[0]).parent if "/" in argv[0] else None
         located = shutil.which(argv[0]) if program_dir is None else None
         path = JAIL_PATH if located is None else f"{Path(located).parent}:{JAIL_PATH}"
-        for key, value in (("PATH", path), ("HOME", SCRATCH), ("TMPDIR", "/tmp"), ("LANG", "C.UTF-8")):
+        for key, value in (("PATH", path), ("HOME", SCRATCH), ("TMPDIR", SCRATCH), ("LANG", "C.UTF-8")):
             args += ["--setenv", key, value]
         return [*args, "--"]

@@ -29,6 +29,8 @@ class Limits(BaseModel):
         cpu_seconds: CPU time over its whole life (RLIMIT_CPU); None = no cap.
         wall_seconds: Wall time of the whole game before the awaited bot is timed out; None = none.
         file_size_mb: Largest file it may write (RLIMIT_FSIZE).
+        scratch_mb: Everything it may keep in its scratch folder (``/tmp``, also HOME) at once: the
+            size of the jail's tmpfs, whose pages also count toward ``memory_mb``.
         open_files: Open file descriptors (RLIMIT_NOFILE).
         line_bytes: Longest reply line; more is bad output.
         output_bytes: Everything it may print in one game; more is bad output.
@@ -43,6 +45,7 @@ class Limits(BaseModel):
     cpu_seconds: int | None = Field(None, ge=1)
     wall_seconds: float | None = Field(None, gt=0)
     file_size_mb: int = Field(64, ge=0)
+    scratch_mb: int = Field(64, ge=1)
     open_files: int = Field(64, ge=8)
     line_bytes: int = Field(1 << 20, ge=64)
     output_bytes: int = Field(16 << 20, ge=1024)

@@ -7,10 +7,11 @@ exclusive ``flock`` on a file named after its uid, which works across every proc
 
 from __future__ import annotations
 
-import fcntl
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from sandbox.locks import hold_first_free
 
 FIRST_UID = 60000
 SLOT_COUNT = 4096
@@ -31,7 +32,7 @@ class Slot:
 
     @property
     def name(self) -> str:
-        """A name for the slot's cgroup and scratch folder."""
+        """A name for the slot's cgroup."""
         return f"slot{self.uid}"
 
     def release(self) -> None:
@@ -47,14 +48,8 @@ def acquire_slot(start: int = 0) -> Slot:
     Raises:
         RuntimeError: Every slot is taken.
     """
-    LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
-    for offset in range(SLOT_COUNT):
-        uid = FIRST_UID + (start + offset) % SLOT_COUNT
-        fd = os.open(LOCK_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            continue
-        return Slot(uid, fd)
-    raise RuntimeError(f"all {SLOT_COUNT} bot slots (uids {FIRST_UID}+) are in use")
+    uids = (FIRST_UID + (start + offset) % SLOT_COUNT for offset in range(SLOT_COUNT))
+    held = hold_first_free(LOCK_DIR, (str(uid) for uid in uids))
+    if held is None:
+        raise RuntimeError(f"all {SLOT_COUNT} bot slots (uids {FIRST_UID}+) are in use")
+    return Slot(int(held[0]), held[1])

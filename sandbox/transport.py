@@ -8,14 +8,15 @@ referee waits on several transports at once with a ``Poller``. A real process ov
 
 from __future__ import annotations
 
-import selectors
+import select
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 _BLANK = bytes(range(0x21))
+_READ, _WRITE = select.POLLIN, select.POLLOUT
 
 
 class LineKind(StrEnum):
@@ -27,12 +28,11 @@ class LineKind(StrEnum):
     FLOOD = "flood"
 
 
-@dataclass(frozen=True)
-class LineEvent:
-    """A reply as read: a complete line, the end of the stream, or a line over the cap.
+class LineEvent(NamedTuple):
+    """A reply as read: a complete line, the end of the stream, a line over the cap, or a flood.
 
     Attributes:
-        kind: Which of the three.
+        kind: Which of the four.
         data: The line without its LF (for EOF: an unterminated fragment, maybe empty).
         at_ns: ``time.monotonic_ns()`` when it became complete.
     """
@@ -189,7 +189,7 @@ class Transport(ABC):
 
 
 class Poller:
-    """Waits on many transports' pipes with one long-lived selector.
+    """Waits on many transports' pipes with one long-lived ``poll`` object (a handful of pipes each time).
 
     Before each wait the watched set is brought in line with what each transport wants now:
     stdout and stderr for reading (unless it is pushing back on a flooding bot), stdin only
@@ -197,7 +197,7 @@ class Poller:
     """
 
     def __init__(self) -> None:
-        self.selector = selectors.DefaultSelector()
+        self.watched = select.poll()
         self.transports: list[Transport] = []
         self.registered: dict[int, tuple[Transport, int]] = {}
 
@@ -210,26 +210,24 @@ class Poller:
         self.transports.remove(transport)
         for fd, (owner, _) in list(self.registered.items()):
             if owner is transport:
-                self.selector.unregister(fd)
+                self.watched.unregister(fd)
                 del self.registered[fd]
 
     def _sync(self) -> None:
         wanted: dict[int, tuple[Transport, int]] = {}
         for transport in self.transports:
             for fd in transport.read_fds():
-                wanted[fd] = (transport, selectors.EVENT_READ)
+                wanted[fd] = (transport, _READ)
             for fd in transport.write_fds():
-                wanted[fd] = (transport, selectors.EVENT_WRITE)
-        for fd in [fd for fd in self.registered if fd not in wanted]:
-            self.selector.unregister(fd)
-            del self.registered[fd]
-        for fd, (transport, events) in wanted.items():
-            current = self.registered.get(fd)
-            if current is None:
-                self.selector.register(fd, events)
-            elif current != (transport, events):
-                self.selector.modify(fd, events)
-            self.registered[fd] = (transport, events)
+                wanted[fd] = (transport, _WRITE)
+        if wanted == self.registered:
+            return  # the usual case: every pipe is watched as at the last wait
+        for fd in self.registered.keys() - wanted.keys():
+            self.watched.unregister(fd)
+        for fd, watch in wanted.items():
+            if self.registered.get(fd) != watch:
+                self.watched.register(fd, watch[1])  # registering a watched descriptor again modifies it
+        self.registered = wanted
 
     def wait(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` until some watched pipe is ready, and move its bytes.
@@ -242,11 +240,14 @@ class Poller:
             if timeout_s > 0:
                 time.sleep(timeout_s)
             return
-        for key, _ in self.selector.select(max(0.0, timeout_s)):
-            owner = self.registered.get(key.fd)
+        for fd, _ in self.watched.poll(max(0.0, timeout_s) * 1000):  # ms, rounded up
+            owner = self.registered.get(fd)
             if owner is not None:
-                owner[0].on_ready(key.fd)
+                owner[0].on_ready(fd)
 
     def close(self) -> None:
-        """Release the selector."""
-        self.selector.close()
+        """Stop watching every pipe."""
+        for fd in self.registered:
+            self.watched.unregister(fd)
+        self.registered = {}
+        self.transports = []

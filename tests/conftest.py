@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from league.cli import main
-from sandbox.procfs import STATE, children_of, descendants, process_table
+from sandbox.procfs import STATE, children_of, descendants, process_table, stat_fields
 
 BOTS = Path(__file__).resolve().parent / "bots"
 
@@ -47,6 +47,25 @@ def own_processes() -> list[tuple[int, int, str]]:
             continue
         found.append((pid, uid, args))
     return found
+
+
+def processes_below(pid: int, script: str) -> list[int]:
+    """Live processes below ``pid`` (not ``pid`` itself) whose command line mentions ``script``."""
+    live = {child: fields for child, fields in process_table().items() if fields[STATE] != "Z"}
+    found = []
+    for child in descendants(pid, children_of(live))[1:]:
+        try:
+            if script.encode() in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(child)
+        except OSError:
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (a zombie is not)."""
+    fields = stat_fields(pid)
+    return fields is not None and fields[STATE] != "Z"
 
 
 def bot_processes(script: str) -> list[str]:

@@ -9,6 +9,7 @@ bytes <= 0x20 and split at every single space, the original judge's way.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any, Protocol
 
 from engine.core import Request, State, Termination
@@ -17,6 +18,7 @@ from engine.versus2048 import rules
 from engine.versus2048.rules import (
     Placement,
     PregameObservation,
+    TurnInput,
     TurnMove,
     TurnObservation,
     Versus2048State,
@@ -25,16 +27,20 @@ from engine.versus2048.rules import (
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _INT32 = range(-(2**31), 2**31)
 _DIRECTIONS = ("U", "R", "D", "L")
+_TRIMMED = "".join(chr(c) for c in range(0x21))
+"""The bytes a reply is trimmed of at both ends: every byte up to and including the space."""
 
 
 def judge_tokens(line: str) -> list[str]:
     """Trim bytes <= 0x20 at both ends and split at every single space (7.5)."""
-    trimmed = line.strip("".join(chr(c) for c in range(0x21)))
+    trimmed = line.strip(_TRIMMED)
     return trimmed.split(" ") if trimmed else []
 
 
 def judge_int(token: str) -> int:
     """A 32-bit integer token ``[+-]?[0-9]+`` (leading zeros allowed, as in ``+0005``), or ParseError."""
+    if len(token) < 10 and token.isascii() and token.isdigit():  # the usual reply: up to 9 plain digits
+        return int(token)
     significant = token.lstrip("+-").lstrip("0")
     if not _INTEGER.fullmatch(token) or len(significant) > 10 or int(token) not in _INT32:  # no huge int()
         raise ParseError(f"{_quoted(token)} is not a 32-bit integer")
@@ -50,13 +56,33 @@ def format_board(board: tuple[int, ...], cols: int) -> str:
     return "\n".join(" ".join(map(str, board[start : start + cols])) for start in range(0, len(board), cols))
 
 
+@cache
+def _turn_template(size: int) -> str:
+    """The text of a turn input on an N x N board with a ``%s`` for every number, in order."""
+    row = " ".join(["%s"] * size) + "\n"
+    return "%s %s %s %s\n" + row * (2 * size)
+
+
+def encode_turn_input(fields: TurnInput, size: int) -> str:
+    """The exact text of a turn input (7.3): the header line, then the two boards, own first.
+
+    Args:
+        fields: Turn, time left, own score, opponent's score, own board, opponent's board.
+        size: The boards' number of columns.
+    """
+    turn, time_left_ms, my_score, opponent_score, my_board, opponent_board = fields
+    if len(my_board) == size * size == len(opponent_board):  # one formatting of every number at once
+        return _turn_template(size) % (turn, time_left_ms, my_score, opponent_score, *my_board, *opponent_board)
+    header = f"{turn} {time_left_ms} {my_score} {opponent_score}"
+    return f"{header}\n{format_board(my_board, size)}\n{format_board(opponent_board, size)}\n"
+
+
 def encode_observation(obs: PregameObservation | TurnObservation) -> str:
     """The exact text the referee sends for an observation."""
     if isinstance(obs, PregameObservation):
         return f"{obs.seat}\n"
-    header = f"{obs.turn} {obs.time_left_ms} {obs.my_score} {obs.opponent_score}"
-    size = obs.board_size
-    return f"{header}\n{format_board(obs.my_board, size)}\n{format_board(obs.opponent_board, size)}\n"
+    fields = (obs.turn, obs.time_left_ms, obs.my_score, obs.opponent_score, obs.my_board, obs.opponent_board)
+    return encode_turn_input(fields, obs.board_size)
 
 
 def encode_action(action: Placement | TurnMove) -> str:
@@ -97,7 +123,11 @@ class Versus2048Referee(RefereeProtocol):
     line_rules = LineRules(max_bytes=None, skip_blank=False, fragment_at_eof_is_line=True)
 
     def request(self, state: State, request: Request) -> bytes:
-        return encode_observation(state.observation(request)).encode("ascii")
+        assert isinstance(state, Versus2048State)
+        if state.phase == rules.PREGAME:
+            return encode_observation(state.observation(request)).encode("ascii")
+        # The turn input straight from the state: the same text as its observation's, built faster.
+        return encode_turn_input(state.turn_input(request.seat), state.board_size).encode("ascii")
 
     def parse(self, state: State, request: Request, line: str) -> Any:
         assert isinstance(state, Versus2048State)

@@ -45,6 +45,8 @@ LESS_SCORE_AT_END = "LESS_SCORE_AT_END"
 
 _BOTH = frozenset({ProcessKey(0), ProcessKey(1)})
 _NONE: frozenset[ProcessKey] = frozenset()
+_REQUESTS = (Request(0), Request(1))
+"""Each seat's one request (immutable, so made once)."""
 FIRST_BUT_SAME_SCORE_AT_END = "FIRST_BUT_SAME_SCORE_AT_END"
 
 
@@ -70,6 +72,10 @@ class PregameObservation:
     """What a seat is told before the game: its own number (the board size comes later)."""
 
     seat: int
+
+
+TurnInput = tuple[int, int, int, int, Board, Board]
+"""A turn input's numbers in the order of section 7.3: turn, time left, both scores, both boards (own first)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +115,7 @@ class Versus2048State(State):
 
     # -- referee interface -------------------------------------------------------------
     def to_act(self) -> list[Request]:
-        return [] if self.phase == OVER else [Request(self.to_move)]
+        return [] if self.phase == OVER else [_REQUESTS[self.to_move]]
 
     def processes(self) -> frozenset[ProcessKey]:
         return _NONE if self.phase == OVER else _BOTH
@@ -118,14 +124,17 @@ class Versus2048State(State):
         seat = request.seat
         if self.phase == PREGAME:
             return PregameObservation(seat)
-        return TurnObservation(
-            turn=self.turn,
-            time_left_ms=max(0, self.total_time_ms - self.used_ms[seat]),
-            my_score=self.scores[seat],
-            opponent_score=self.scores[1 - seat],
-            my_board=self.boards[seat],
-            opponent_board=self.boards[1 - seat],
-            board_size=self.board_size,
+        return TurnObservation(*self.turn_input(seat), board_size=self.board_size)
+
+    def turn_input(self, seat: int) -> TurnInput:
+        """What a turn input (7.3) tells ``seat``: turn, time left, both scores and both boards, its own first."""
+        return (
+            self.turn,
+            max(0, self.total_time_ms - self.used_ms[seat]),
+            self.scores[seat],
+            self.scores[1 - seat],
+            self.boards[seat],
+            self.boards[1 - seat],
         )
 
     def time_allowance_ms(self, request: Request) -> int:

@@ -25,7 +25,7 @@ import sys
 import time
 
 from botio import read_line, say
-from v2048lib import first_effective, read_turn
+from v2048lib import legal_reply, read_turn
 
 mode, args = sys.argv[1], sys.argv[2:]
 read_line()
@@ -49,10 +49,9 @@ elif mode == "oversleep":
     time.sleep(30)
 elif mode == "bank":
     while True:
-        direction, merges = first_effective(mine)
-        row, col = next((r + 1, c + 1) for r, line in enumerate(theirs) for c, v in enumerate(line) if v == 0)
+        reply = legal_reply(mine, theirs)
         time.sleep(0.2)
-        say(f"{direction} 1 {merges + 1} {row} {col}")
+        say(reply)
         _, mine, theirs = read_turn()
 elif mode == "flood_stdout":
     chunk = "x" * 65536

@@ -4,14 +4,13 @@ import sys
 import time
 
 from botio import read_line, say
-from v2048lib import first_effective, read_turn
+from v2048lib import legal_reply, read_turn
 
 delay = int(sys.argv[1]) / 1000
 read_line()
 say("1 1")
 while True:
     _, mine, theirs = read_turn()
-    direction, merges = first_effective(mine)
-    row, col = next((r + 1, c + 1) for r, line in enumerate(theirs) for c, v in enumerate(line) if v == 0)
+    reply = legal_reply(mine, theirs)
     time.sleep(delay)
-    say(f"{direction} 1 {merges + 1} {row} {col}")
+    say(reply)

@@ -55,3 +55,10 @@ def first_effective(board):
         if new != board:
             return direction, merges
     return None, 0
+
+
+def legal_reply(mine, theirs):
+    """A legal turn reply: the first effective slide, then one tile on the opponent's first empty cell."""
+    direction, merges = first_effective(mine)
+    row, col = next((r + 1, c + 1) for r, line in enumerate(theirs) for c, v in enumerate(line) if v == 0)
+    return f"{direction} 1 {merges + 1} {row} {col}"

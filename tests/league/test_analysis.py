@@ -105,3 +105,38 @@ def test_draws_count_half_a_point():
     assert any(r["result"]["ranks"] == [1, 1] for r in records) and 0.6 < a_points / 20 < 0.9
     found = assess(["a", "b"], records, ["a", "b"])
     assert found.strength.set_index("bot").loc["a", "score_rate"] == pytest.approx(a_points / 20, abs=1e-3)
+
+
+def test_place_probabilities_do_not_claim_what_every_resample_repeats():
+    # a and b split every seat-swapped pair (seat 0 always wins): every bootstrap resample is the
+    # same 4-4, yet that tells nothing about which of the two is stronger.
+    records = []
+    for round_ in range(4):
+        for variant in ("v", "w"):
+            records.append(record(len(records), ["a", "b"], [1, 2], round_, variant))
+            records.append(record(len(records), ["b", "a"], [1, 2], round_, variant))
+        records.append(record(len(records), ["a", "c"], [1, 2], round_))
+        records.append(record(len(records), ["c", "a"], [2, 1], round_))
+    found = assess(["a", "b", "c"], records, ["a", "b", "c"])
+    places = found.rank_probabilities
+    assert 0.2 < places.loc["a", 1] < 0.8 and 0.2 < places.loc["b", 1] < 0.8
+    los = found.los.loc["a", "b"]
+    assert 0.2 < los < 0.8
+    assert "No place is settled" in found.verdict or "not" in found.verdict
+    assert ((places.sum(axis=1) - 1).abs() <= 0.002).all()
+
+
+def test_games_needed_count_per_pair_and_variant_and_name_neighbours_that_never_meet():
+    # a gauntlet: x plays a and b (4 games a pair in each of 2 variants); a and b never meet.
+    records = []
+    for variant in ("v", "w"):
+        for round_ in range(2):
+            for other, x_wins in (("a", True), ("b", round_ == 0)):
+                records.append(record(len(records), ["x", other], [1, 2] if x_wins else [2, 1], round_, variant))
+                records.append(record(len(records), [other, "x"], [2, 1] if x_wins else [1, 2], round_, variant))
+    found = assess(["x", "a", "b"], records, ["x", "b", "a"])
+    needed = " ".join(found.games_needed)
+    assert "per pair and variant" in needed and "(4 so far)" in needed, needed
+    field = found.neighbours[found.neighbours["higher"].isin(["a", "b"]) & found.neighbours["lower"].isin(["a", "b"])]
+    assert len(field) == 1
+    assert any("never play each other here" in line for line in found.games_needed if "b above a" in line)

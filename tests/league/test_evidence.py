@@ -49,6 +49,7 @@ def test_rock_paper_scissors_is_cyclic_and_its_cycle_is_named():
     assert "rock beats scissors, scissors beats paper, paper beats rock" in found.cycles.meaning
     assert not found.prediction.better
     assert "no place is settled" in found.verdict
+    assert "a significant 3-cycle (rock beats scissors, scissors beats paper, paper beats rock)" in found.verdict
 
 
 def test_coin_flips_predict_nothing_and_settle_no_place():
@@ -220,3 +221,9 @@ def test_prediction_scores_held_out_rounds_with_ratings_fitted_on_the_others():
                 base_loss -= np.log(baseline if won else 1 - baseline)
     assert found.log_loss == pytest.approx(loss / len(records))
     assert found.baseline_log_loss == pytest.approx(base_loss / len(records))
+
+
+def test_agreement_names_bots_that_bradley_terry_rates_alike_rather_than_claiming_the_same_order():
+    found = agreement(["a", "b", "c"], [50.0, 50.0, -100.0], ["b", "a", "c"])
+    assert found.tau < 1 and not found.discordant
+    assert "the same way" not in found.meaning and "rates alike: b/a" in found.meaning

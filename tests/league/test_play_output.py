@@ -4,13 +4,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from sandbox.procfs import children_of, process_table
 from sandbox.reaper import become_subreaper
-from tests.conftest import BOTS, bot_command, script_bot
+from tests.conftest import BOTS, alive, bot_command, processes_below, script_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = ["--set", "turns_per_player=10"]
@@ -152,13 +151,13 @@ def test_sigterm_ends_league_play_as_ctrl_c_does():
     command = [sys.executable, "-m", "league", "play", "versus2048", bot_command("v2048_unflushed.py"), "greedy"]
     player = subprocess.Popen(command + ["--set", "pregame_time_ms=60000"], cwd=ROOT, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    while not list(Path(tempfile.gettempdir()).glob(f"league-scratch-{player.pid}-*")):
+    while not (bot := processes_below(player.pid, str(BOTS / "v2048_unflushed.py"))):
         assert time.monotonic() < deadline
         time.sleep(0.05)
     player.terminate()
     _, err = player.communicate(timeout=60)
     assert player.returncode == 130 and b"league: interrupted" in err and b"Traceback" not in err
-    assert list(Path(tempfile.gettempdir()).glob(f"league-scratch-{player.pid}-*")) == []
+    assert not any(alive(pid) for pid in bot), "the bot was stopped before league play ended"
 
 
 def test_a_java_class_in_a_package_is_named_by_its_class():

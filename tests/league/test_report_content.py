@@ -143,3 +143,26 @@ def test_standings_of_a_folder_without_a_league_is_one_line(league_cli, tmp_path
     assert status == 2 and err.count("\n") == 1 and "no league.json here" in err
     status, out, err = league_cli("standings", str(tmp_path / "nowhere"))
     assert status == 2 and "no such folder" in err
+
+
+def test_a_report_without_the_move_log_says_the_stderr_tails_are_lost(faulty_league, league_cli, tmp_path):
+    import shutil
+
+    copy = tmp_path / "results-only"
+    copy.mkdir()
+    for name in ("games.jsonl", "league.json"):
+        shutil.copy(faulty_league.output / name, copy)
+    status, out, err = league_cli("report", str(copy))
+    assert status == 0, err
+    report = (copy / "report.md").read_text()
+    assert "12 games ended by a fault" in report and "RuntimeError" not in report
+    assert "moves.jsonl (beside games.jsonl) is missing or damaged: the bots' stderr tails of 12 games" in report
+    assert (copy / "standings.csv").read_text() == (faulty_league.output / "standings.csv").read_text()
+
+
+def test_a_report_of_a_league_with_no_games_stored_yet_is_one_line(faulty_league, league_cli, tmp_path):
+    import shutil
+
+    shutil.copy(faulty_league.output / "league.json", tmp_path)
+    status, out, err = league_cli("report", str(tmp_path))
+    assert status == 2 and err.count("\n") == 1 and "no games of this league are stored yet" in err

@@ -99,11 +99,14 @@ def test_resume_after_the_driver_is_killed(tmp_path):
     driver.wait()
     at_kill = len(stored_ids(output))
     assert 0 < at_kill < total, f"the kill must land mid-league ({at_kill} of {total} stored)"
+    before = (output / "games.jsonl").read_bytes()
+    whole = before[: before.rfind(b"\n") + 1]  # a line the kill tore is cut off by the rerun
     finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert finished.returncode == 0, finished.stderr
     ids = stored_ids(output)
     assert len(ids) == total and set(Counter(ids).values()) == {1}, "every game stored exactly once"
     assert f"{total - at_kill} played, {at_kill} already stored" in finished.stderr
+    assert (output / "games.jsonl").read_bytes().startswith(whole), "what was stored before the kill is kept as it was"
 
 
 def test_a_node_lost_mid_league_still_completes_every_game_once(tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import league.store as store_module
-from league.store import RESULT_FIELDS, ResultStore, StoreBusy, fingerprint
+from league.store import RESULT_FIELDS, ResultStore, StoreBusy, StoreWriteError, fingerprint
 from league.worker import LeagueSetup, infra_record, play_game
 from tests.conftest import BOTS
 
@@ -62,7 +62,7 @@ def test_results_lines_are_short_and_details_come_back_by_pointer(tmp_path, play
     records = store.records()
     assert [r["game_id"] for r in records] == ["g0", "g1", "g2", "g3"]
     for record, original in zip(records, played, strict=True):
-        assert {key: record[key] for key in RESULT_FIELDS} == {key: original[key] for key in RESULT_FIELDS}
+        assert {key: record.get(key) for key in RESULT_FIELDS} == {key: original.get(key) for key in RESULT_FIELDS}
         assert record["fingerprint"] == fingerprint(original["spec"]["seats"], original["moves"])
     details = store.details(["g2", "g0", "nope"])
     assert sorted(details) == ["g0", "g2"], "an id not stored is left out"
@@ -187,6 +187,52 @@ def test_undecodable_lines_are_skipped_never_fatal(tmp_path, played):
     assert [r["game_id"] for r in records] == ["g0", "g1"]
 
 
+def test_torn_last_lines_are_told_when_read_and_when_cut_off(tmp_path, played):
+    stored(tmp_path, played[:1])
+    with games(tmp_path).open("ab") as handle:
+        handle.write(b'{"game_id":"g1","spec":{"ind')
+    with (tmp_path / "moves.jsonl").open("ab") as handle:
+        handle.write(b'{"game_id":"g1","moves":[[0,"pl')
+    [read] = ResultStore(games(tmp_path)).problems()
+    assert read.startswith("games.jsonl: the last line is incomplete (torn by a crash while it was written")
+    store = ResultStore(games(tmp_path))
+    store.lock()
+    assert store.problems() == [
+        "games.jsonl: the last line was torn (a crash while it was written); it was cut off and its game is played"
+        " again",
+        "moves.jsonl: the last line was torn (a crash while it was written); it was cut off (its game's result was"
+        " never stored, so the game is played again)",
+    ]
+    assert store.done_ids() == {"g0"}
+    store.close()
+    assert ResultStore(games(tmp_path)).problems() == [], "whole again"
+
+
+def test_damaged_lines_are_told_by_number(tmp_path, played):
+    stored(tmp_path, played[:2])
+    first, second = games(tmp_path).read_bytes().splitlines(keepends=True)
+    games(tmp_path).write_bytes(first + b"not json\n" + b'{"no": "game id"}\n' + b"\xff\n" + second + b"[1]\n" * 2)
+    store = ResultStore(games(tmp_path))
+    assert [r["game_id"] for r in store.records()] == ["g0", "g1"]
+    assert store.problems() == [
+        "games.jsonl: 5 lines (2, 3, 4 and 2 more) are damaged (not a game record) and skipped; a game stored only"
+        " there is left out and played again by `league run`"
+    ]
+    games(tmp_path).write_bytes(first + b"{oops\n" + second)
+    [note] = ResultStore(games(tmp_path)).problems()
+    assert note.startswith("games.jsonl: line 2 is damaged (not a game record) and skipped")
+
+
+def test_fresh_forgets_what_was_torn(tmp_path, played):
+    stored(tmp_path, played[:1])
+    with games(tmp_path).open("ab") as handle:
+        handle.write(b'{"game_id":"g1"')
+    store = ResultStore(games(tmp_path))
+    store.reset()
+    assert store.problems() == []
+    store.close()
+
+
 def test_a_damaged_or_missing_move_log_loses_only_details(tmp_path, played):
     store = stored(tmp_path, played[:2])
     log = tmp_path / "moves.jsonl"
@@ -303,7 +349,7 @@ def test_a_write_that_fails_is_taken_back_and_the_store_goes_on(tmp_path, played
         real_fsync(fd)
 
     monkeypatch.setattr(store_module.os, "fsync", disk_full)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(StoreWriteError, match=f"cannot write {tmp_path / failing}: No space left on device"):
         store.append(played[1])
     assert (tmp_path / failing).stat().st_size == sizes[failing], "no partial line left behind"
     monkeypatch.setattr(store_module.os, "fsync", real_fsync)

@@ -388,3 +388,25 @@ def test_the_paper_finding_two_or_four_gives_lower_defender_scores_and_shorter_g
     assert " lower per bot and game (" in score_clause and "not a clear difference" not in score_clause
     assert " plies shorter (" in plies_clause and "not a clear difference" not in plies_clause
     print(f"played and compared in {time.monotonic() - started:.1f} s: {sentence}")
+
+
+def test_the_first_seat_interval_keeps_the_width_the_games_allow_when_every_pair_splits_alike():
+    records = pair_records(["v", "w"], {"v": (0, 0), "w": (0, 0)}, rounds=6)
+    for game in records:  # the stronger bot wins from both seats: seat 0 scores exactly 1/2 in every pair
+        scores = [STRENGTH[name] for name in game["spec"]["seats"]]
+        game["result"]["ranks"] = [1 + sum(other > mine for other in scores) for mine in scores]
+    variant = compare_variants(BOTS, records, ["v", "w"], Attack2048).by_variant.iloc[0]
+    assert variant["first_seat_points"] == 0.5
+    assert variant["first_seat_low_95"] < 0.4 and variant["first_seat_high_95"] > 0.6, "36 games are no certainty"
+
+
+def test_a_paired_difference_over_too_few_independent_units_gets_no_interval():
+    specs = solo("q", BOTS, ["small", "large"], 2, 3)  # two runs: two independent units
+    records = [
+        record(spec, [1000 * (spec.variant == "large") + STRENGTH[spec.seats[0]] * spec.round], [1], 50)
+        for spec in specs
+    ]
+    comparison = compare_variants(BOTS, records, ["small", "large"], Codevs21Like)
+    score = row(comparison, "large", "score")
+    assert np.isnan(score["low_95"]) and np.isnan(score["high_95"]) and not score["clear"]
+    assert "too few independent games for an interval" in comparison.sentences[0]

@@ -1,0 +1,258 @@
+"""Figures read from the printed output of benchmark scripts that do not write ``--figures``.
+
+Each parser takes a script's stdout and returns its figures; a figure whose line is not found is
+still returned, with no value and a note, so a changed output shows as "not measured" in
+``benchmarks/RESULTS.md`` rather than vanishing (the raw output is kept there too).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from figures import HIGHER, Figure
+
+NUMBER = r"([-+]?[0-9][0-9,]*(?:\.[0-9]+)?)"
+"""A printed number, maybe signed, maybe with thousands separators: one capturing group."""
+NOT_FOUND = "its line was not found in the output"
+
+Parser = Callable[[str], list[Figure]]
+
+
+def number(text: str | None) -> float | None:
+    """A printed number ("1,234.5") as a float (None stays None)."""
+    return None if text is None else float(text.replace(",", ""))
+
+
+def find(pattern: str, output: str) -> re.Match[str] | None:
+    """The first match in ``output`` of ``pattern``, where ``{N}`` stands for a NUMBER."""
+    return re.search(pattern.replace("{N}", NUMBER), output, re.MULTILINE | re.IGNORECASE)
+
+
+def group(match: re.Match[str] | None, index: int) -> float | None:
+    """The number a match captured in its group ``index``, or None without a match."""
+    return number(match.group(index)) if match else None
+
+
+def measured(area: str, name: str, value: float | None, unit: str, **details: Any) -> Figure:
+    """A Figure; one whose value was not found says so."""
+    made = Figure(area, name, value, unit, **details)
+    if value is None:
+        made.note = NOT_FOUND
+    return made
+
+
+def printed_target(output: str, label: str) -> float | None:
+    """The X of ``target < X`` or ``target >= X`` on the first line that holds ``label`` and a target."""
+    for line in output.splitlines():
+        target = find(r"target\s*[<>]=?\s*{N}", line) if label.lower() in line.lower() else None
+        if target:
+            return group(target, 1)
+    return None
+
+
+def league_throughput(output: str) -> list[Figure]:
+    """benchmarks/league_throughput.py: workers' games per second, Ray's cost per game, ratings.
+
+    Targets printed on a figure's line are taken from there; the defaults are the issue's.
+    """
+    local = group(find(r"in one process, no Ray\s*:\s*{N} games/s", output), 1)
+    pattern = rf"Ray, (\d+) workers?\s*:\s*{NUMBER} games/s"
+    workers = {int(match.group(1)): float(match.group(2)) for match in re.finditer(pattern, output)}
+    one = workers.get(1)
+    figures = [
+        measured(
+            "league",
+            "built-ins on Ray, 1 worker",
+            one,
+            "games/s",
+            baseline=local,
+            baseline_name="the same games in one process, no Ray",
+            better=HIGHER,
+        )
+    ]
+    for count in sorted(set(workers) - {1} | {2}):
+        figures.append(
+            measured(
+                "league",
+                f"built-ins on Ray, {count} workers",
+                workers.get(count),
+                "games/s",
+                baseline=one,
+                baseline_name="1 worker",
+                target=(printed_target(output, "2 vs 1 worker") or 1.8) if count == 2 else None,
+                better=HIGHER,
+                target_of_ratio=True,
+            )
+        )
+    if 2 in workers and printed_target(output, "2 workers vs 1 process") is not None:
+        figures.append(
+            measured(
+                "league",
+                "built-ins on Ray, 2 workers, against one process",
+                workers[2],
+                "games/s",
+                baseline=local,
+                baseline_name="the same games in one process, no Ray",
+                target=printed_target(output, "2 workers vs 1 process"),
+                better=HIGHER,
+                target_of_ratio=True,
+            )
+        )
+    label = r"(?:Ray overhead|Ray's marginal cost) per game(?:, [0-9,]+ 2-turn games)?"
+    figures.append(
+        measured(
+            "league",
+            "Ray's marginal cost per game (2-turn games)",
+            group(find(label + r"\s*:\s*{N} ms", output), 1),
+            "ms",
+            baseline=group(find(r"2-turn games.*?{N} ms a game in one process", output), 1),
+            baseline_name="such a game in one process",
+            target=printed_target(output, "per game") or 5.0,
+        )
+    )
+    real = find(r"Ray's cost per game\s*:\s*{N} ms", output) or find(
+        r"Ray, 1 worker\s*:\s*{N} games/s\s*\(\s*{N} ms a game\)", output
+    )
+    if real:  # the last number captured: the milliseconds, whichever line it is
+        figures.append(
+            measured("league", "Ray's cost per game (50-turn games, 1 worker)", group(real, real.re.groups), "ms")
+        )
+    ratings = find(r"ratings of ([0-9,]+) games\s*:\s*{N} s", output)
+    games = number(ratings.group(1)) if ratings else 100_000
+    rated = measured("league", f"ratings of {games:,.0f} games", group(ratings, 2), "s")
+    if games == 100_000:
+        rated.target = 30.0
+    elif ratings:
+        rated.note = "the target, under 30 s, is for 100,000 games"
+    figures.append(rated)
+    tables = find(r"ratings of ([0-9,]+) five-seat games\s*:\s*{N} s.*?about {N} s", output)
+    figures.append(
+        measured(
+            "league",
+            f"ratings of {number(tables.group(1)) if tables else 0:,.0f} five-seat games",
+            group(tables, 2),
+            "s",
+            baseline=group(tables, 3),
+            baseline_name="the trueskill package's factor graph, scaled up from a slice",
+        )
+    )
+    return figures
+
+
+def report_speed(output: str) -> list[Figure]:
+    """benchmarks/report_speed.py: report time and peak memory, the split store against the old single file."""
+    pattern = rf"^\s*(\d+)\s+(split \(new\)|single file \(old\))\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}"
+    rows = {
+        (int(match.group(1)), match.group(2)): (float(match.group(4)), float(match.group(5)))
+        for match in re.finditer(pattern, output, re.MULTILINE)
+    }
+    figures = []
+    for games in sorted({games for games, _ in rows}):
+        new, old = rows.get((games, "split (new)")), rows.get((games, "single file (old)"))
+        large = games >= 50_000
+        figures.append(
+            measured(
+                "report",
+                f"league report of {games:,} games",
+                new[0] if new else None,
+                "s",
+                baseline=old[0] if old else None,
+                baseline_name="the old single-file store",
+                target=30.0 if large else 5.0,
+            )
+        )
+        if large:
+            figures.append(
+                measured(
+                    "report",
+                    f"league report of {games:,} games, peak memory",
+                    new[1] if new else None,
+                    "GB",
+                    baseline=old[1] if old else None,
+                    baseline_name="the old single-file store",
+                    target=1.5,
+                )
+            )
+    return figures or [measured("report", "league report", None, "s")]
+
+
+def sandbox_cost(output: str) -> list[Figure]:
+    """benchmarks/sandbox_cost.py: a jailed launch and line round trip beside unjailed ones."""
+    return [
+        measured(
+            "sandbox",
+            "a bot's launch, jailed (median)",
+            group(find(r"launch, jailed\s*:\s*median\s+{N}", output), 1),
+            "ms",
+            baseline=group(find(r"launch, no jail\s*:\s*median\s+{N}", output), 1),
+            baseline_name="the same launch without the jail",
+            target=20.0,
+        ),
+        measured(
+            "sandbox",
+            "a line's round trip, jailed (median)",
+            group(find(r"round trip, jailed\s*:\s*median\s+{N}", output), 1),
+            "us",
+            baseline=group(find(r"round trip, no jail\s*:\s*median\s+{N}", output), 1),
+            baseline_name="the same without the jail",
+        ),
+    ]
+
+
+def analysis_speed(output: str) -> list[Figure]:
+    """benchmarks/analysis_speed.py: the whole assessment of a big league, beside its pairwise arrays alone."""
+    figures = []
+    for label in ("round robin", "tables"):
+        match = find(rf"^{label}\s+arrays\s+{{N}} s\s+assess\s+{{N}} s", output)
+        figures.append(
+            measured(
+                "analysis",
+                f"assessment of a league ({label})",
+                group(match, 2),
+                "s",
+                baseline=group(match, 1),
+                baseline_name="its pairwise arrays alone",
+            )
+        )
+    return figures
+
+
+def codevs21_solo(output: str) -> list[Figure]:
+    """benchmarks/codevs21_solo.py: the official Large game through the referee beside the engine alone."""
+    match = find(r"official Large game.*?:\s*{N} s through the referee.*?{N} s for the engine alone", output)
+    return [
+        measured(
+            "referee",
+            "codevs21's official Large game (1000 turns), a program through the referee",
+            group(match, 1),
+            "s",
+            baseline=group(match, 2),
+            baseline_name="the engine alone replaying the same moves",
+        )
+    ]
+
+
+def fairness(output: str) -> list[Figure]:
+    """benchmarks/fairness.py: losses on time per 1000 replies of bots using 80% of their limit."""
+    pattern = rf"^\s*(wall|cpu)\s+(on|off)\s+(\d+)\s+\d+\s+\d+\s+\(\s*\d+%\)\s+{NUMBER}"
+    settings = {
+        (match.group(1), match.group(2), int(match.group(3))): float(match.group(4))
+        for match in re.finditer(pattern, output, re.MULTILINE)
+    }
+    figures = []
+    for (clock, pin, concurrency), value in sorted(settings.items()):
+        alone = settings.get((clock, pin, 1)) if concurrency > 1 else None
+        pinned = "pinned" if pin == "on" else "not pinned"
+        figures.append(
+            Figure(
+                "fairness",
+                f"losses on time per 1000 replies: clock {clock}, {pinned}, {concurrency} game(s) at once",
+                value,
+                "",
+                baseline=alone,
+                baseline_name="1 game at once" if alone is not None else "",
+            )
+        )
+    return figures or [measured("fairness", "losses on time per 1000 replies", None, "")]
