@@ -258,12 +258,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     if manifest is not None and (not store.path.exists() or not store.path.stat().st_size):
         raise UsageError(f"{folder}: no games of this league are stored yet; `league run` plays them")
     if manifest is not None:
-        tell_store_problems(store.problems())  # a read of its own: the report reads the store by itself
-        game = GAMES.get(manifest.get("game", ""))
-        label = game.score_label if game is not None else None
         names = (manifest["name"], manifest["bots"], manifest["variants"])
         with disk_refusals(folder):
-            files = write_report(folder, *names, manifest["game_ids"], label)
+            files = write_report(folder, *names, manifest["game_ids"], store=store)
+        tell_store_problems(store.problems())  # what the report's own reading of the store met
         print(f"report: {files[-1]}")
         return 0
     records = store.records()

@@ -123,9 +123,10 @@ def load_games(
     variants: Sequence[str],
     game_ids: Iterable[str] | None = None,
     score_label: str | None = None,
+    store: ResultStore | None = None,
 ) -> LeagueGames:
     """The scored games of ``folder`` (those of ``game_ids`` only, when given) with the folder's manifest."""
-    store = ResultStore(folder / "games.jsonl")
+    store = store or ResultStore(folder / "games.jsonl")
     records = scored(store.records())
     if game_ids is not None:
         wanted = set(game_ids)
@@ -160,6 +161,7 @@ def write_report(
     variants: Sequence[str],
     game_ids: Iterable[str] | None = None,
     score_label: str | None = None,
+    store: ResultStore | None = None,
 ) -> list[Path]:
     """Write the report of the games stored in ``folder/games.jsonl``; returns the files written.
 
@@ -172,8 +174,10 @@ def write_report(
             stored under an older config are left out.
         score_label: What the game's scores are (``Game.score_label``, e.g. "bullheads (lower is
             better)"), said in the report; default: the manifest's game's.
+        store: The folder's store, when the caller has it open (its ``problems`` then tell what
+            this report's reading met); default: opened here.
     """
-    games = load_games(folder, league_name, bots, variants, game_ids, score_label)
+    games = load_games(folder, league_name, bots, variants, game_ids, score_label, store)
     solo = bool(games.records) and all(len(record["spec"]["seats"]) == 1 for record in games.records)
     parts = _solo_parts(games) if solo else _league_parts(games)
     records, manifest = games.records, games.manifest
