@@ -21,10 +21,15 @@ from league.ratings import LeagueTable  # noqa: E402
 DPI = 100
 
 
-def _save(figure: plt.Figure, path: Path) -> None:
+def save_figure(figure: plt.Figure, path: Path) -> Path:
+    """Lay out, write and close a chart; returns ``path``.
+
+    The PNG carries no matplotlib version (``Software``), so the same games give the same bytes.
+    """
     figure.tight_layout()
     figure.savefig(path, dpi=DPI, metadata={"Software": None})
     plt.close(figure)
+    return path
 
 
 def strength_chart(strength: pd.DataFrame, path: Path) -> None:
@@ -39,7 +44,7 @@ def strength_chart(strength: pd.DataFrame, path: Path) -> None:
     axes.axvline(0, color="#bbb", linewidth=0.8)
     axes.set_xlabel("Bradley-Terry strength, Elo (bars: 95% interval)")
     axes.set_title("Strength")
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 def trueskill_chart(table: LeagueTable, order: Sequence[str], path: Path) -> None:
@@ -52,7 +57,7 @@ def trueskill_chart(table: LeagueTable, order: Sequence[str], path: Path) -> Non
     axes.set_yticks(range(len(names)), names)
     axes.set_xlabel("TrueSkill mu (bars: 3 sigma)")
     axes.set_title("TrueSkill")
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 def _heatmap(matrix: list[list[float]], names: Sequence[str], title: str, path: Path) -> None:
@@ -67,7 +72,7 @@ def _heatmap(matrix: list[list[float]], names: Sequence[str], title: str, path: 
                 axes.text(j, i, f"{matrix[i][j]:.2f}", ha="center", va="center", fontsize=8)
     axes.set_title(title)
     figure.colorbar(image, ax=axes)
-    _save(figure, path)
+    save_figure(figure, path)
 
 
 def los_chart(los: pd.DataFrame, path: Path) -> None:
@@ -99,4 +104,4 @@ def convergence_chart(table: LeagueTable, order: Sequence[str], path: Path) -> N
     axes.set_ylabel("mu - 3 sigma")
     axes.set_title("TrueSkill convergence")
     axes.legend(fontsize=8)
-    _save(figure, path)
+    save_figure(figure, path)

@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from league.qualifier import METHOD, qualifier_frame  # noqa: E402
+from league.report_charts import save_figure  # noqa: E402
 from league.report_page import Chart, Paragraph, Section, Table  # noqa: E402
 
 SOLO_CHARTS = ("solo_scores.png",)
@@ -40,9 +41,7 @@ def solo_scores_chart(records: Sequence[dict[str, Any]], bots: Sequence[str], ca
         axes.ticklabel_format(axis="y", style="sci", scilimits=(-3, 5))
     axes_row[0][0].set_ylabel("score per run")
     figure.suptitle("Scores per case and bot")
-    figure.tight_layout()
-    figure.savefig(path, dpi=100, metadata={"Software": None})
-    plt.close(figure)
+    save_figure(figure, path)
 
 
 def solo_sections(

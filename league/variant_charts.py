@@ -14,18 +14,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from league.report_charts import save_figure  # noqa: E402
 from league.variant_compare import DRAWS, FIRST_SEAT, PLIES, SCORE, SOLO, VariantComparison  # noqa: E402
 
-DPI = 100
-METADATA = {"Software": None}
 """No matplotlib version in the file: the same games give the same bytes on any install."""
-
-
-def _save(figure: plt.Figure, path: Path) -> Path:
-    figure.tight_layout()
-    figure.savefig(path, dpi=DPI, metadata=METADATA)
-    plt.close(figure)
-    return path
 
 
 def _boxes(values: dict[str, list[int]], variants: list[str], ylabel: str, title: str, path: Path) -> Path | None:
@@ -38,7 +30,7 @@ def _boxes(values: dict[str, list[int]], variants: list[str], ylabel: str, title
     axes.set_xticks(range(1, len(shown) + 1), shown, rotation=30, ha="right")
     axes.set_ylabel(ylabel)
     axes.set_title(title)
-    return _save(figure, path)
+    return save_figure(figure, path)
 
 
 def chart_scores(comparison: VariantComparison, path: Path) -> Path | None:
@@ -97,7 +89,7 @@ def chart_differences(comparison: VariantComparison, path: Path) -> Path | None:
         axes.set_yticks(range(len(variants)), list(reversed(variants)))
         axes.set_title(title.format(label=label, per=per), fontsize=9)
     figure.suptitle(f"Paired differences from {comparison.baseline} (95% intervals; red: excludes 0)", fontsize=10)
-    return _save(figure, path)
+    return save_figure(figure, path)
 
 
 def write_charts(comparison: VariantComparison, folder: Path) -> list[Path]:
