@@ -46,6 +46,14 @@ in one run:
      Python part alone, with the system calls it makes) and the bots' CPU per move are printed
      beside it.
 
+   *3b. Scripted replies.* The replies of random matches are recorded once (built-ins in this
+   process), then replayed through ``league.referee.Referee`` by transports that answer each
+   request at once from the record, without pipes: the referee's own Python work per ply
+   (request, parse, rules, clocks, bookkeeping) with warm caches, best of several replays.
+
+   *3c. One CPU.* Long matches as in 3, with this process (and so the bots it starts) pinned to
+   one CPU: the referee's own CPU per ply where a wake-up is a plain context switch.
+
 4. **The floor: one round trip between two C programs over pipes** (sources in
    ``benchmarks/c/``, compiled with gcc into ``benchmarks/_build/`` at every run). A "referee"
    writes the same kind of request as versus2048's (11 lines, 113 bytes, one ``write``) and
@@ -55,12 +63,14 @@ in one run:
    CPU (a wake-up on the same CPU, a few us), and pinned to two different CPUs (a wake-up
    across CPUs, which in this VM costs about 45 us). The median of the two-CPU run is *the floor*:
    with two bots and a referee on 2 cores, the referee and the bot it waits for are usually on
-   different CPUs.
+   different CPUs. The C referee also reports its own CPU per round trip (user + system), the
+   like-for-like baseline of the referee's own CPU.
 
 5. **The ratios**: referee cost per move (in-match window) / the floor, against the target of
    "within 3 times the floor", with the slope method's ratio beside it; and the referee's own CPU
-   per move beside the C referee's round trip with both programs on one CPU (where a round trip
-   is all CPU: the C referee's and the echo bot's), against the target of 30 us.
+   per move beside the C referee's own CPU placed the same way (by the scheduler; both on one
+   CPU), against the target of 30 us, with the scripted figure of 3b to show how much of it is
+   the referee's Python work and how much the system calls and wake-ups.
 
 ``--figures FILE`` also writes the figures as JSON for ``benchmarks/run_all.py``.
 
@@ -93,6 +103,7 @@ from engine.versus2048.rules import MAIN
 from league.players import BotSpec, make_launcher
 from league.referee import Referee
 from sandbox.process import BotProcess
+from sandbox.transport import Transport
 
 HERE = Path(__file__).resolve().parent
 C_SOURCES = HERE / "c"
@@ -116,6 +127,7 @@ class Settings:
     match_pairs: int
     round_trips: int
     round_trip_warmup: int
+    scripted_matches: int
 
 
 FULL = Settings(
@@ -126,6 +138,7 @@ FULL = Settings(
     match_pairs=30,
     round_trips=20000,
     round_trip_warmup=2000,
+    scripted_matches=30,
 )
 QUICK = Settings(
     boards=200,
@@ -135,6 +148,7 @@ QUICK = Settings(
     match_pairs=3,
     round_trips=3000,
     round_trip_warmup=500,
+    scripted_matches=5,
 )
 
 
@@ -375,6 +389,71 @@ def bench_referee(settings: Settings) -> RefereeCost:
     return RefereeCost(window, slope, error, window_self / window_plies)
 
 
+class ScriptedTransport(Transport):
+    """A bot that is only its recorded replies: each request is answered at once, with no pipe."""
+
+    def __init__(self, replies: list[str]) -> None:
+        super().__init__(max_line_bytes=1 << 20)
+        self.replies = iter(replies)
+        self.sent_ns = time.monotonic_ns()
+
+    def send(self, data: bytes) -> None:
+        self.sent_ns = time.monotonic_ns()
+        self._received(next(self.replies).encode("latin-1") + b"\n")
+
+    def flushed_at_ns(self) -> int | None:
+        return self.sent_ns
+
+    def close(self) -> None:
+        self._ended()
+
+
+def bench_scripted(settings: Settings) -> float:
+    """The referee's own work per ply, warm, with replies recorded once and replayed without pipes."""
+    heading("3b. the referee's own work per ply with scripted replies (no pipes, no bots, warm caches)")
+    game = Versus2048(turns_per_player=LONG_TURNS, **GENEROUS_LIMITS)
+    recorded: list[tuple[int, list[list[str]], int]] = []
+    for seed in range(1000, 1000 + settings.scripted_matches):
+        specs = [BotSpec(name=f"random{seat}", builtin="versus2048.random") for seat in range(2)]
+        launchers = [make_launcher(game, spec, seat, seed) for seat, spec in enumerate(specs)]
+        record = Referee(game, launchers, seed).play()
+        replies = [[move.reply for move in record.moves if move.seat == seat] for seat in range(2)]
+        recorded.append((seed, replies, record.result.plies))
+    plies = sum(match[2] for match in recorded)
+
+    def replay() -> float:
+        began = time.process_time()
+        for seed, replies, expected in recorded:
+            launchers = [lambda key, mine=mine: ScriptedTransport(mine) for mine in replies]
+            record = Referee(game, launchers, seed).play()
+            if record.result.plies != expected:
+                raise RuntimeError(f"match {seed} replayed to {record.result.plies} plies, not {expected}")
+        return (time.process_time() - began) / plies
+
+    per_ply = min(replay() for _ in range(settings.slide_runs))
+    print(f"{len(recorded)} matches, {plies} plies, best of {settings.slide_runs} replays")
+    print(f"referee's own work per ply (request, parse, rules, clocks, bookkeeping): {1e6 * per_ply:.1f} us")
+    return per_ply
+
+
+def bench_referee_one_cpu(settings: Settings) -> float:
+    """The referee's own CPU per ply with the referee and both bots on one CPU."""
+    heading("3c. the same, with the referee and both bots on one CPU")
+    cpus = sorted(os.sched_getaffinity(0))
+    before = set(cpus)
+    os.sched_setaffinity(0, {cpus[0]})  # the bots started now inherit it
+    try:
+        long = [play_timed(LONG_TURNS, 1000 + pair) for pair in range(settings.match_pairs // 2 or 1)]
+    finally:
+        os.sched_setaffinity(0, before)
+    plies = sum(m.window_plies for m in long)
+    cpu = sum(m.window_referee_cpu_s for m in long) / plies
+    wall = sum(m.window_wall_s for m in long) / plies
+    print(f"{len(long)} long matches on CPU {cpus[0]}, {plies} plies in the main-phase window")
+    print(f"referee's own CPU per ply: {1e6 * cpu:.1f} us (wall per ply {1e6 * wall:.0f} us)")
+    return cpu
+
+
 # -- 4. the C floor --------------------------------------------------------------------------
 @dataclass
 class RoundTrip:
@@ -387,6 +466,8 @@ class RoundTrip:
     median: float
     minimum: float
     p90: float
+    referee_cpu: float
+    """The C referee's own CPU (user + system) per round trip."""
 
 
 def build_c() -> tuple[Path, Path] | None:
@@ -411,8 +492,8 @@ def round_trip(referee: Path, bot: Path, settings: Settings, cpus: tuple[int, in
         argv += [str(cpus[0]), str(cpus[1])]
     output = subprocess.run(argv, check=True, capture_output=True, text=True).stdout.split()
     request_bytes, reply_bytes, count = (int(x) for x in output[:3])
-    mean, median, minimum, p90 = (float(x) for x in output[3:7])
-    return RoundTrip(request_bytes, reply_bytes, count, mean, median, minimum, p90)
+    mean, median, minimum, p90, referee_cpu = (float(x) for x in output[3:8])
+    return RoundTrip(request_bytes, reply_bytes, count, mean, median, minimum, p90, referee_cpu)
 
 
 @dataclass
@@ -422,10 +503,14 @@ class CFloor:
     Attributes:
         floor: Across two CPUs (one CPU on a machine with one): the floor.
         one_cpu: Both programs on one CPU, where a round trip is all CPU time.
+        referee_cpu_placed: The C referee's own CPU per round trip, placed by the scheduler.
+        referee_cpu_one_cpu: The C referee's own CPU per round trip, both programs on one CPU.
     """
 
     floor: float
     one_cpu: float
+    referee_cpu_placed: float
+    referee_cpu_one_cpu: float
 
 
 def bench_c_floor(settings: Settings) -> CFloor | None:
@@ -451,16 +536,32 @@ def bench_c_floor(settings: Settings) -> CFloor | None:
             )
         print(
             f"  {label:24}: median {trip.median / 1e3:6.1f} us, mean {trip.mean / 1e3:6.1f} us, "
-            f"min {trip.minimum / 1e3:5.1f} us, p90 {trip.p90 / 1e3:6.1f} us"
+            f"min {trip.minimum / 1e3:5.1f} us, p90 {trip.p90 / 1e3:6.1f} us; the C referee's own CPU "
+            f"{trip.referee_cpu / 1e3:5.1f} us"
         )
     floor = results[-1].median / 1e9
     where = "two CPUs" if len(cpus) > 1 else "one CPU"
     print(f"the floor (median, {where}): {1e6 * floor:.1f} us")
-    return CFloor(floor, results[1].median / 1e9)
+    return CFloor(floor, results[1].median / 1e9, results[0].referee_cpu / 1e9, results[1].referee_cpu / 1e9)
 
 
 # -- 5. ------------------------------------------------------------------------------------
-def report_ratio(cost: RefereeCost, c_floor: CFloor | None) -> None:
+@dataclass
+class RefereeCpu:
+    """The referee's own CPU per ply, in seconds, three ways.
+
+    Attributes:
+        placed: Two programs, placed by the scheduler (section 3).
+        one_cpu: Two programs, all on one CPU (section 3c); None where not measured.
+        scripted: Scripted replies, no pipes (section 3b).
+    """
+
+    placed: float
+    one_cpu: float | None
+    scripted: float
+
+
+def report_ratio(cost: RefereeCost, cpu: RefereeCpu, c_floor: CFloor | None) -> None:
     heading(f"5. referee cost per move / C round trip (target: within {TARGET_RATIO:g} times the floor)")
     if c_floor is None:
         print("no C floor measured: no ratio")
@@ -476,28 +577,54 @@ def report_ratio(cost: RefereeCost, c_floor: CFloor | None) -> None:
         f"slope method:    {1e6 * cost.slope:.0f} us +- {1e6 * cost.slope_error:.0f} / {1e6 * floor:.1f} us = "
         f"{cost.slope / floor:.2f} x (+- {cost.slope_error / floor:.2f})"
     )
-    verdict = "met" if 1e6 * cost.cpu <= TARGET_REFEREE_CPU_US else "not met"
+    verdict = "met" if 1e6 * cpu.placed <= TARGET_REFEREE_CPU_US else "not met"
     print(
-        f"referee's own CPU per move: {1e6 * cost.cpu:.1f} us; a C referee's round trip on one CPU "
-        f"{1e6 * c_floor.one_cpu:.1f} us = {cost.cpu / c_floor.one_cpu:.1f} x "
+        f"referee's own CPU per move, placed by the scheduler: {1e6 * cpu.placed:.1f} us; the C referee's own CPU "
+        f"{1e6 * c_floor.referee_cpu_placed:.1f} us = {cpu.placed / c_floor.referee_cpu_placed:.1f} x "
         f"(target <= {TARGET_REFEREE_CPU_US:g} us: {verdict})"
+    )
+    if cpu.one_cpu is not None:
+        print(
+            f"referee's own CPU per move, all on one CPU:          {1e6 * cpu.one_cpu:.1f} us; the C referee's own"
+            f" CPU {1e6 * c_floor.referee_cpu_one_cpu:.1f} us = {cpu.one_cpu / c_floor.referee_cpu_one_cpu:.1f} x"
+        )
+    print(
+        f"of which the referee's own work, warm and without pipes (3b): {1e6 * cpu.scripted:.1f} us; the rest is"
+        " the system calls, the wake-ups and the referee's code running with caches the bots have cooled"
     )
 
 
-def figures_of(slides: float, playouts: float, cost: RefereeCost, c_floor: CFloor | None) -> list[Figure]:
+def figures_of(
+    slides: float, playouts: float, cost: RefereeCost, cpu: RefereeCpu, c_floor: CFloor | None
+) -> list[Figure]:
     """This run's figures, as ``benchmarks/run_all.py`` reads them."""
-    one_cpu = 1e6 * c_floor.one_cpu if c_floor else None
+    c_placed = 1e6 * c_floor.referee_cpu_placed if c_floor else None
+    c_one_cpu = 1e6 * c_floor.referee_cpu_one_cpu if c_floor else None
     floor = 1e6 * c_floor.floor if c_floor else None
-    return [
+    figures = [
         Figure(
             "referee",
             "referee's own CPU per ply (versus2048, two programs)",
-            1e6 * cost.cpu,
+            1e6 * cpu.placed,
             "us",
-            one_cpu,
-            "a C referee's round trip, both programs on one CPU",
+            c_placed,
+            "a C referee's own CPU per round trip, placed by the scheduler",
             TARGET_REFEREE_CPU_US,
         ),
+    ]
+    if cpu.one_cpu is not None:
+        figures.append(
+            Figure(
+                "referee",
+                "referee's own CPU per ply, referee and bots on one CPU",
+                1e6 * cpu.one_cpu,
+                "us",
+                c_one_cpu,
+                "a C referee's own CPU per round trip, both on one CPU",
+            )
+        )
+    figures += [
+        Figure("referee", "referee's own work per ply, scripted replies (no pipes, warm)", 1e6 * cpu.scripted, "us"),
         Figure(
             "referee",
             "referee cost per ply (wall less the bots' CPU)",
@@ -511,6 +638,7 @@ def figures_of(slides: float, playouts: float, cost: RefereeCost, c_floor: CFloo
         Figure("engines", "versus2048 slides (5x5)", slides, "slides/s", better=HIGHER),
         Figure("engines", "versus2048 random playouts (engine_speed)", playouts, "games/s", better=HIGHER),
     ]
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -524,10 +652,12 @@ def main(argv: list[str] | None = None) -> int:
     slides = bench_slides(settings)
     playouts = bench_playouts(settings)
     cost = bench_referee(settings)
+    scripted = bench_scripted(settings)
+    cpu = RefereeCpu(cost.cpu, bench_referee_one_cpu(settings), scripted)
     c_floor = bench_c_floor(settings)
-    report_ratio(cost, c_floor)
+    report_ratio(cost, cpu, c_floor)
     if args.figures:
-        write_figures(args.figures, figures_of(slides, playouts, cost, c_floor))
+        write_figures(args.figures, figures_of(slides, playouts, cost, cpu, c_floor))
     print(f"\n(done in {time.perf_counter() - began:.1f} s)")
     return 0
 

@@ -11,7 +11,7 @@ figures "not measured" and the rest goes on.
 
 | script | figures |
 |---|---|
-| engine_speed.py | referee CPU per ply beside a C referee on one CPU; referee cost per ply beside the C floor |
+| engine_speed.py | referee CPU per ply beside a C referee's, and warm without pipes; cost per ply beside the C floor |
 | playouts.py | random playouts per second of every game, engine alone beside through the referee |
 | codevs21_solo.py | a 1000-turn codevs21 game through the referee beside the engine alone |
 | league_throughput.py | built-in leagues on Ray with 1 and 2 workers; Ray's cost per game; ratings |

@@ -14,6 +14,7 @@ Output piped into a program that stops reading (``| head``) ends quietly.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -24,17 +25,32 @@ OUTPUT_REFUSED = 3
 EXIT_INTERRUPTED = 130
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``league``."""
-    from league import cli_compare, cli_games, cli_league, cli_play, cli_standings
+COMMAND_MODULES = {
+    "play": "cli_play",
+    "bot": "cli_play",
+    "run": "cli_league",
+    "validate": "cli_league",
+    "report": "cli_league",
+    "games": "cli_games",
+    "standings": "cli_standings",
+    "compare": "cli_compare",
+}
+"""Which module registers each command, in the order ``league --help`` lists them."""
 
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``league``.
+
+    Args:
+        command: The command about to run: only its module is imported, so that ``league bot``
+            (a built-in run as a program, started for every game) does not pay for pandas and
+            matplotlib. None (or an unknown name, for argparse to refuse) registers every command.
+    """
+    names = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else list(dict.fromkeys(COMMAND_MODULES.values()))
     parser = argparse.ArgumentParser(prog="league", description="Round-robin leagues for game-AI bots.")
     commands = parser.add_subparsers(dest="command", required=True)
-    cli_play.add_commands(commands)
-    cli_league.add_commands(commands)
-    cli_games.add_commands(commands)
-    cli_standings.add_commands(commands)
-    cli_compare.add_commands(commands)
+    for name in names:
+        importlib.import_module(f"league.{name}").add_commands(commands)
     return parser
 
 
@@ -53,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         from league.cli_args import UsageError  # inside the try: Ctrl-C while importing is quiet too
         from league.store_faults import StoreWriteError
 
-        args = build_parser().parse_args(argv)
+        arguments = sys.argv[1:] if argv is None else argv
+        args = build_parser(arguments[0] if arguments else None).parse_args(arguments)
         try:
             status = args.handler(args)
             sys.stdout.flush()

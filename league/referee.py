@@ -77,6 +77,8 @@ class Referee:
         self.stderr: list[StderrTail] = []
         self.failed_launches: set[ProcessKey] = set()
         self.thought_ahead_ns: dict[Transport, int] = {}
+        self.by_request: dict[Request, Transport] = {}
+        """The transport found for a request, kept until a process stops (a lookup every ply)."""
 
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
@@ -159,6 +161,7 @@ class Referee:
         if not keys:
             return
         self.all_running = None
+        self.by_request.clear()
         keys = sorted(keys, key=lambda key: self.protocol.stop_rank(state, key))
         transports = [self.running.pop(key) for key in keys]
         for key, transport in zip(keys, transports, strict=False):
@@ -177,8 +180,12 @@ class Referee:
                 self.stderr.append(StderrTail(key.seat, key.role, key.epoch, text))
 
     def _transport(self, request: Request) -> Transport:
+        transport = self.by_request.get(request)
+        if transport is not None:
+            return transport
         for key, transport in self.running.items():
             if key.seat == request.seat and key.role == request.role:
+                self.by_request[request] = transport
                 return transport
         raise RuntimeError(f"no process for {request}: the state asked before starting one")
 
@@ -193,14 +200,17 @@ class Referee:
         pending: list[_Pending] = []
         for request, transport in speakers:
             cpu_start = transport.cpu_ns() if cpu_clock else None
-            began = time.monotonic_ns()
-            transport.send(self.protocol.request(state, request))
-            if isinstance(transport, InProcessTransport):
+            data = self.protocol.request(state, request)
+            if pending and isinstance(transport, InProcessTransport):
+                began = time.monotonic_ns()
+                transport.send(data)
                 for earlier in pending:
                     earlier.referee_busy_ns += time.monotonic_ns() - began
+            else:
+                transport.send(data)
             allowance = state.time_allowance_ms(request)
             wait_ns = (self.clock.wait_ms(allowance) + 1) * _NS_PER_MS
-            ahead = self.thought_ahead_ns.pop(transport, 0)
+            ahead = self.thought_ahead_ns.pop(transport, 0) if self.thought_ahead_ns else 0
             sent = time.monotonic_ns()
             pending.append(_Pending(request, transport, allowance, wait_ns, sent, cpu_start, thought_ahead_ns=ahead))
         accepted: dict[Request, Any] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import select
 import signal
 import subprocess
 import time
@@ -129,6 +130,19 @@ class BotProcess(Transport):
         if self.stdin_fd is None or self.stdin_broken:
             self._flushed_at_ns = time.monotonic_ns()  # nothing can be written: the clock starts now
             return
+        if not self.outbox:  # the usual case: the pipe takes it all at once, no copy into the outbox
+            try:
+                written = os.write(self.stdin_fd, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                written = 0  # broken pipe: _write_some below notes it as usual
+            if written == len(data):
+                self._flushed_at_ns = time.monotonic_ns()
+                if self.input_ends:
+                    self.close_stdin()
+                return
+            data = data[written:]
         self.outbox += data
         self._flushed_at_ns = None
         self._write_some()
@@ -165,6 +179,12 @@ class BotProcess(Transport):
 
     def write_fds(self) -> list[int]:
         return [self.stdin_fd] if self.outbox and self.stdin_fd is not None else []
+
+    def watches(self) -> tuple[tuple[int, int], ...]:
+        stdout, stderr = self.stdout_fd, self.stderr_fd
+        if stdout is not None and stderr is not None and not self.outbox and not self.pushing_back():
+            return ((stdout, select.POLLIN), (stderr, select.POLLIN))  # the usual case, built fast
+        return super().watches()
 
     def on_ready(self, fd: int) -> None:
         if fd == self.stdin_fd:

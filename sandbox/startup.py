@@ -10,12 +10,12 @@ rules say. The wait has a cap, so a bot that computes before reading only delays
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from sandbox.process import BotProcess
-from sandbox.procfs import CSTIME, CUTIME, TICK_NS, children_of, descendants, process_table
+from sandbox.procfs import CSTIME, CUTIME, TICK_NS, children_of, descendants, process_table, read_small
 
 QUIET_WINDOW_S = 0.02
 """How long a bot must stay (almost) idle to count as settled, where a cgroup counts its CPU time."""
@@ -48,13 +48,14 @@ def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
             fields = table.get(current)
             counters[-current] = (int(fields[CUTIME]) + int(fields[CSTIME])) * TICK_NS if fields else 0
             try:
-                tasks = list(Path(f"/proc/{current}/task").glob("*/schedstat"))
+                tasks = os.listdir(f"/proc/{current}/task")
             except OSError:
                 tasks = []
             for task in tasks:
+                data = read_small(f"/proc/{current}/task/{task}/schedstat")
                 try:
-                    counters[int(task.parent.name)] = int(task.read_text().split()[0])
-                except (OSError, IndexError, ValueError):
+                    counters[int(task)] = int(data.split()[0])  # type: ignore[union-attr]
+                except (AttributeError, IndexError, ValueError):  # the thread ended meanwhile
                     continue
         found[pid] = counters
     return found

@@ -184,6 +184,10 @@ class Transport(ABC):
         """File descriptors to wait on for writing pending bytes."""
         return []
 
+    def watches(self) -> tuple[tuple[int, int], ...]:
+        """What to wait on now: (descriptor, poll events) pairs, from ``read_fds`` and ``write_fds``."""
+        return tuple((fd, _READ) for fd in self.read_fds()) + tuple((fd, _WRITE) for fd in self.write_fds())
+
     def on_ready(self, fd: int) -> None:  # noqa: B027 - transports without pipes have nothing to move
         """Move bytes on a ready descriptor."""
 
@@ -200,28 +204,31 @@ class Poller:
         self.watched = select.poll()
         self.transports: list[Transport] = []
         self.registered: dict[int, tuple[Transport, int]] = {}
+        self.last_watches: list[tuple[tuple[int, int], ...]] | None = None
 
     def add(self, transport: Transport) -> None:
         """Watch a transport."""
         self.transports.append(transport)
+        self.last_watches = None
 
     def remove(self, transport: Transport) -> None:
         """Stop watching a transport (before it is closed)."""
         self.transports.remove(transport)
+        self.last_watches = None
         for fd, (owner, _) in list(self.registered.items()):
             if owner is transport:
                 self.watched.unregister(fd)
                 del self.registered[fd]
 
     def _sync(self) -> None:
-        wanted: dict[int, tuple[Transport, int]] = {}
-        for transport in self.transports:
-            for fd in transport.read_fds():
-                wanted[fd] = (transport, _READ)
-            for fd in transport.write_fds():
-                wanted[fd] = (transport, _WRITE)
-        if wanted == self.registered:
+        watches = [transport.watches() for transport in self.transports]
+        if watches == self.last_watches:
             return  # the usual case: every pipe is watched as at the last wait
+        self.last_watches = watches
+        wanted: dict[int, tuple[Transport, int]] = {}
+        for transport, pairs in zip(self.transports, watches, strict=True):
+            for fd, events in pairs:
+                wanted[fd] = (transport, events)
         for fd in self.registered.keys() - wanted.keys():
             self.watched.unregister(fd)
         for fd, watch in wanted.items():
@@ -251,3 +258,4 @@ class Poller:
             self.watched.unregister(fd)
         self.registered = {}
         self.transports = []
+        self.last_watches = None
