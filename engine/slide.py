@@ -140,6 +140,16 @@ class Geometry:
                 best = outcome.gain
         return best
 
+    def pressure(self, board: Board) -> float:
+        """How close a board is to being stuck, 0 (empty) to 1 (no slide changes it).
+
+        Six tenths come from how full it is, four tenths from how few of the four directions
+        still change it: a full board that still merges is tense, one slide from stuck more so.
+        """
+        empty = board.count(0)
+        directions = 4 if empty == len(board) else sum(self.slide(board, d).board != board for d in DIRECTIONS)
+        return 0.6 * (1 - empty / len(board)) + 0.4 * (1 - directions / 4)
+
     def effective_moves(self, board: Board) -> dict[str, SlideOutcome]:
         """The directions that change the board, with their outcomes."""
         moves = {}

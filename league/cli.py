@@ -5,6 +5,7 @@
 * ``league games``: league/cli_games.py
 * ``league compare``: league/cli_compare.py
 * ``league standings``: league/cli_standings.py
+* ``league replay``: league/cli_replay.py
 
 A user's mistake is one line on stderr naming the problem and the fix, with exit status 2; never
 a traceback. A disk that refuses the league's files (full, read-only) is one line too, status 3.
@@ -34,6 +35,7 @@ COMMAND_MODULES = {
     "games": "cli_games",
     "standings": "cli_standings",
     "compare": "cli_compare",
+    "replay": "cli_replay",
 }
 """Which module registers each command, in the order ``league --help`` lists them."""
 

@@ -21,6 +21,9 @@ class Move:
         reply: The line (decoded as Latin-1, so any byte survives), or "" when none came.
         elapsed_ms: Whole ms from the request's last byte to the reply's LF.
         fault: The reason code when the reply was a fault.
+        event: What came: ``line`` (a reply line), ``eof`` (the stream ended), ``silence``
+            (nothing in time), ``overlong`` (a line over the cap) or ``flood`` (output over the
+            game's cap). Replays need it to tell an ended stream from a silent one.
     """
 
     seat: int
@@ -28,6 +31,7 @@ class Move:
     reply: str
     elapsed_ms: int
     fault: str | None = None
+    event: str = "line"
 
 
 @dataclass(frozen=True)

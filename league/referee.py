@@ -27,6 +27,8 @@ Launcher = Callable[[ProcessKey], Transport]
 """Starts the bot process of one seat's role for one epoch."""
 
 _NS_PER_MS = 1_000_000
+_EVENT_NAMES = {LineKind.LINE: "line", LineKind.EOF: "eof", LineKind.OVERLONG: "overlong", LineKind.FLOOD: "flood"}
+"""How each kind of reading is named in a stored move (see ``Move.event``)."""
 _RETRY = object()
 """What ``Referee._judge`` returns for a rejected reply the bot may follow with another."""
 
@@ -71,7 +73,7 @@ class Referee:
         self.running: dict[ProcessKey, Transport] = {}
         self.all_running: frozenset[ProcessKey] | None = None
         """The state's last set of wanted processes while exactly those were running (None after a change)."""
-        self.poller = Poller()
+        self.poller = self._make_poller()
         self.moves: list[Move] = []
         self.time_used_ms = [0] * len(self.launchers)
         self.stderr: list[StderrTail] = []
@@ -80,11 +82,18 @@ class Referee:
         self.by_request: dict[Request, Transport] = {}
         """The transport found for a request, kept until a process stops (a lookup every ply)."""
 
+    _now = staticmethod(time.monotonic_ns)
+    """The referee's clock (ns); a replay swaps in a clock of its own."""
+
+    def _make_poller(self) -> Poller:
+        """What the referee waits on pipes with; a replay swaps in one that waits on its own clock."""
+        return Poller()
+
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
         state = self.game.new_state(self.seed, len(self.launchers))
         if self.clock.game_wall_s is not None:
-            self.game_deadline_ns = time.monotonic_ns() + int(self.clock.game_wall_s * 1e9)
+            self.game_deadline_ns = self._now() + int(self.clock.game_wall_s * 1e9)
         try:
             while not state.is_over():
                 self._sync_processes(state)
@@ -127,12 +136,12 @@ class Referee:
         for key, transport in started.items():
             greeting = self.protocol.greeting(state, key)
             if greeting:
-                began = time.monotonic_ns()
+                began = self._now()
                 transport.send(greeting)
                 if isinstance(transport, InProcessTransport) and transport.buffer:
                     # A built-in that answered while reading (codevs21 solo: every move at once)
                     # thought on its clock: charged to its first request, as a program's would be.
-                    self.thought_ahead_ns[transport] = time.monotonic_ns() - began
+                    self.thought_ahead_ns[transport] = self._now() - began
             if self.protocol.ends_input_after_greeting(state, key):
                 transport.end_input()
 
@@ -140,7 +149,7 @@ class Referee:
         """Wait for TCP clients to connect, all at once; one that does not has crashed."""
         waiting = {key: transport for key, transport in started.items() if transport.connecting()}
         while waiting:
-            now = time.monotonic_ns()
+            now = self._now()
             for key, transport in list(waiting.items()):
                 if transport.connecting() and now < transport.connect_deadline_ns:
                     continue
@@ -151,7 +160,7 @@ class Referee:
                     state.fault(Fault(key.seat, Termination.CRASH, code, detail))
             if waiting:
                 deadline = min(transport.connect_deadline_ns for transport in waiting.values())
-                self.poller.wait(max(0.0, (deadline - time.monotonic_ns()) / 1e9))
+                self.poller.wait(max(0.0, (deadline - self._now()) / 1e9))
 
     def _code(self, state: State, key: ProcessKey, termination: Termination) -> str:
         return self.protocol.fault_code(state, Request(key.seat, key.role), termination)
@@ -202,21 +211,21 @@ class Referee:
             cpu_start = transport.cpu_ns() if cpu_clock else None
             data = self.protocol.request(state, request)
             if pending and isinstance(transport, InProcessTransport):
-                began = time.monotonic_ns()
+                began = self._now()
                 transport.send(data)
                 for earlier in pending:
-                    earlier.referee_busy_ns += time.monotonic_ns() - began
+                    earlier.referee_busy_ns += self._now() - began
             else:
                 transport.send(data)
             allowance = state.time_allowance_ms(request)
             wait_ns = (self.clock.wait_ms(allowance) + 1) * _NS_PER_MS
             ahead = self.thought_ahead_ns.pop(transport, 0) if self.thought_ahead_ns else 0
-            sent = time.monotonic_ns()
+            sent = self._now()
             pending.append(_Pending(request, transport, allowance, wait_ns, sent, cpu_start, thought_ahead_ns=ahead))
         accepted: dict[Request, Any] = {}
         skip_blank, fragment_at_eof_is_line, max_bytes = self.line_reading
         while pending:
-            now = time.monotonic_ns()
+            now = self._now()
             next_deadline: int | None = None
             for wait in pending[:]:
                 request = wait.request
@@ -247,7 +256,7 @@ class Referee:
                 if action is not None:
                     accepted[request] = action
             if pending:
-                timeout_s = 0.0 if next_deadline is None else (next_deadline - time.monotonic_ns()) / 1e9
+                timeout_s = 0.0 if next_deadline is None else (next_deadline - self._now()) / 1e9
                 self.poller.wait(max(0.0, timeout_s))
         if accepted:
             state.apply(accepted)
@@ -274,10 +283,10 @@ class Referee:
         """
         seat, transport = request.seat, wait.transport
         reply = event.data.decode("latin-1") if event is not None else ""
-        move = Move(seat, request.role, reply, elapsed_ms)
+        move = Move(seat, request.role, reply, elapsed_ms, event=_EVENT_NAMES[event.kind] if event else "silence")
         self.moves.append(move)
         fault = None
-        if event is None and self.game_deadline_ns is not None and time.monotonic_ns() >= self.game_deadline_ns:
+        if event is None and self.game_deadline_ns is not None and self._now() >= self.game_deadline_ns:
             fault = Fault(
                 seat,
                 Termination.TIMEOUT,

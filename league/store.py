@@ -59,7 +59,7 @@ def fingerprint(seats: Sequence[str], moves: Iterable[Sequence[Any]]) -> str:
 
     Args:
         seats: Bot names, seat 0 first.
-        moves: The stored moves, ``[seat, role, reply, elapsed_ms, fault]`` each.
+        moves: The stored moves, ``[seat, role, reply, elapsed_ms, fault]`` each (and an event, see worker.stored_move).
     """
     identity = json.dumps([list(seats), [list(move[:3]) for move in moves]], separators=(",", ":"))
     return hashlib.blake2b(identity.encode(), digest_size=10).hexdigest()

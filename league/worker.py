@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine import get_game
-from league.match_record import ClockSettings
+from league.match_record import ClockSettings, Move
 from league.players import BotSpec, check_command, make_launcher
 from league.referee import play_match
 from league.shipping import ShippedPath, localized
@@ -93,10 +93,16 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None 
         "spec": spec,
         "result": record.result.to_json(),
         "time_used_ms": record.time_used_ms,
-        "moves": [[m.seat, m.role, _stored_reply(m.reply), m.elapsed_ms, m.fault] for m in record.moves],
+        "moves": [stored_move(move) for move in record.moves],
         "stderr": [asdict(tail) for tail in record.stderr],
         "worker": _worker_name(),
     }
+
+
+def stored_move(move: Move) -> list[Any]:
+    """A move as the store keeps it: ``[seat, role, reply, elapsed_ms, fault]``, then its event unless a line."""
+    stored = [move.seat, move.role, _stored_reply(move.reply), move.elapsed_ms, move.fault]
+    return stored if move.event == "line" else [*stored, move.event]
 
 
 def _worker_name() -> str:
