@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed {args.seed}: a seed is 0 to 2**63 - 1")
     if args.time_margin_ms < 0:
         raise UsageError(f"--time-margin-ms {args.time_margin_ms}: a margin is 0 or more")
+    if args.replay and not os.access(Path(args.replay).resolve().parent, os.W_OK):
+        raise UsageError(f"--replay {args.replay}: its folder does not exist or is not writable; give a writable path")
     game = build_game(args.game, args.set or [])
     specs = bot_specs(game, args)
     limits = build_limits(args.limit or [])
@@ -123,11 +126,35 @@ def cmd_play(args: argparse.Namespace) -> int:
     launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
     clock = ClockSettings(kind=args.clock, margin_ms=args.time_margin_ms, game_wall_s=limits.wall_seconds)
     record = play_match(game, launchers, args.seed, clock)
+    replay = (
+        write_match_replay(Path(args.replay), game, [s.name for s in specs], args.seed, record) if args.replay else None
+    )
     if args.json:
-        print(json.dumps(record_json(game, specs, args.seed, record)))
+        print(
+            json.dumps({**record_json(game, specs, args.seed, record), **({"replay": str(replay)} if replay else {})})
+        )
     else:
         print(summary(game, specs, args.seed, record, all_stderr=args.stderr))
+        if replay:
+            print(f"replay: {replay}")
     return 0
+
+
+def write_match_replay(path: Path, game: Game, names: list[str], seed: int, record: MatchRecord) -> Path:
+    """Write the replay page of a match just played; returns its path."""
+    from league.replay import replay_match
+    from league.replay_page import Reel, page
+
+    replay = replay_match(game, names, seed, record)
+    text = page(game.name, [Reel(f"{' vs '.join(names)}, seed {seed}", replay)], f"league play {game.name}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(
+            f"--replay {path}: cannot write it ({error.strerror or error}); give a writable path"
+        ) from None
+    return path
 
 
 def record_json(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord) -> dict[str, Any]:
@@ -258,6 +285,7 @@ def add_commands(commands: Any) -> None:
         help="seat SEAT's program connects over TCP ({host} and {port} in its command; geister)",
     )
     play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.add_argument("--replay", metavar="FILE.html", help="also write the match's replay page to FILE.html")
     play.add_argument("--stderr", action="store_true", help="print every seat's stderr (faulted seats' always)")
     play.add_argument("--programs", action="store_true", help="run built-in bots as real programs")
     play.add_argument("--limit", action="append", metavar="KEY=VALUE", help="a resource limit (memory_mb=256)")

@@ -58,9 +58,18 @@ class LeagueReplays:
             )
         self.manifest: dict[str, Any] = json.loads(manifest_path.read_text())
         self.store = ResultStore(folder / "games.jsonl")
-        self.records = [r for r in self.store.records() if r["result"]["termination"] != "INFRA_ERROR"]
+        self.records = _scored(self.store.records())
         if not self.records:
             raise UsageError(f"{folder}: no games stored yet; run the league first")
+
+    @classmethod
+    def loaded(
+        cls, folder: Path, manifest: dict[str, Any], store: ResultStore, records: list[dict[str, Any]]
+    ) -> LeagueReplays:
+        """The replays of a league whose manifest, store and records the caller has read already (the report)."""
+        replays = cls.__new__(cls)
+        replays.folder, replays.manifest, replays.store, replays.records = folder, manifest, store, _scored(records)
+        return replays
 
     @property
     def game(self) -> str:
@@ -148,6 +157,12 @@ def _candidates(records: Iterable[dict[str, Any]], limit: int) -> list[dict[str,
         return (1 - gap) * min(1.0, result["plies"] / 200) + (0.5 if result["offenders"] else 0.0)
 
     return sorted(games, key=lambda record: (-promise(record), record["game_id"]))[:limit]
+
+
+def _scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games that were played (an INFRA_ERROR record is a game still to play), in schedule order."""
+    played = [r for r in records if r["result"]["termination"] != "INFRA_ERROR"]
+    return sorted(played, key=lambda record: record["spec"].get("index", 0))
 
 
 def _write(path: Path, text: str) -> None:

@@ -34,6 +34,7 @@ from league.report_page import (
     render_html,
     render_markdown,
 )
+from league.report_replays import write_replays
 from league.report_solo import SOLO_CHARTS, solo_sections
 from league.report_strength import strength_report
 from league.report_tables import (
@@ -187,12 +188,16 @@ def write_report(
     replay = ReplayCommands(manifest) if manifest.get("bot_specs") else None
     rows = game_rows(records, replay)
     parts.tables["games.csv"] = games_frame(rows, replay)
+    links = write_replays(folder, manifest, records, games.store)
+    watch = links.games if links else None
+    games_blocks = [links.paragraph(len(rows))] if links else []
+    games_blocks.append(Raw(games_html(rows, replay, watch=watch), games_markdown(rows, replay, watch=watch)))
     sections = [
         header_section(manifest, records, bots, games.variants),
         *([Section("Verdict", parts.verdict)] if parts.verdict else []),
         *parts.sections,
         Section("Faults", faults_blocks(parts.tables["faults.csv"], faulted, faulted_total, lost)),
-        Section("Games", [Raw(games_html(rows, replay), games_markdown(rows, replay))]),
+        Section("Games", games_blocks),
         *([] if solo else [Section("Method", [Bullets(method_notes(records, games.score_label))])]),
     ]
     written = []

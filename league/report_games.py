@@ -2,7 +2,8 @@
 
 Each game shows its id, variant, seats, scores, ranks, winner, how it ended (termination, the
 game's reason code, the detail sentence), its length in plies, its seed and, when the league's
-manifest allows, the ``league play`` command that replays it. ``games.csv`` holds every game.
+manifest allows, the ``league play`` command that plays it again, and a link to its replay page
+where the report wrote one (league/report_replays.py). ``games.csv`` holds every game.
 The page embeds the rows as one JSON blob and a small inline script shows them a page at a time,
 filtered by bot (games where it sat), variant and termination; a league of 100,000 games is cut
 to ``HTML_MAX_ROWS`` rows on the page (every faulted game kept), and ``report.md`` to
@@ -199,8 +200,12 @@ def games_markdown(
     records: Sequence[dict[str, Any]] | Sequence[GameRow],
     replay_command: ReplayCommand | None = None,
     max_rows: int = MARKDOWN_MAX_ROWS,
+    watch: frozenset[str] | None = None,
 ) -> str:
-    """The list of games for ``report.md``: a table of at most ``max_rows`` games, and what was left out."""
+    """The list of games for ``report.md``: a table of at most ``max_rows`` games, and what was left out.
+
+    ``watch`` holds the games with a replay page in ``replays/``, linked from their id.
+    """
     rows = _as_rows(records, replay_command)
     if not rows:
         return "(no games)"
@@ -213,7 +218,9 @@ def games_markdown(
         ending += f": {row.detail}" if row.detail and row.faulted else ""
         cells = [
             str(row.index),
-            markdown_code(row.game_id),
+            f"[{markdown_code(row.game_id)}](replays/{row.game_id}.html)"
+            if row.game_id in (watch or ())
+            else markdown_code(row.game_id),
             markdown_text(row.variant),
             " vs ".join(markdown_text(name) for name in row.seats),
             " : ".join(row.scores),
@@ -287,6 +294,16 @@ _SCRIPT = """(function () {
       cell(tr, end, "games-termination");
       cell(tr, [[String(row[11])]], "games-number");
       cell(tr, [[row[12]]], "games-number");
+      if (data.watch) {
+        var watch = cell(tr, []);
+        if (row[14]) {
+          var link = document.createElement("a");
+          link.href = "replays/" + encodeURIComponent(id) + ".html";
+          link.textContent = "watch";
+          link.className = "games-watch";
+          watch.appendChild(link);
+        }
+      }
       if (data.replay) {
         var code = document.createElement("code");
         code.className = "games-replay";
@@ -331,6 +348,7 @@ def games_html(
     replay_command: ReplayCommand | None = None,
     max_rows: int = HTML_MAX_ROWS,
     page_rows: int = HTML_PAGE_ROWS,
+    watch: frozenset[str] | None = None,
 ) -> str:
     """The list of games for ``index.html``: filters, a count, pages of ``page_rows`` rows.
 
@@ -345,6 +363,7 @@ def games_html(
         replay_command: A record's ``league play`` command; None leaves the replay column out.
         max_rows: The most games embedded in the page (every faulted game first).
         page_rows: Games shown at a time.
+        watch: The games with a replay page in ``replays/`` (a "watch" link each); None leaves the column out.
     """
     rows = _as_rows(records, replay_command)
     if not rows:
@@ -353,9 +372,10 @@ def games_html(
     data = {
         "page_rows": page_rows,
         "replay": replay_command is not None,
+        "watch": watch is not None,
         "rows": [
             [r.index, r.game_id, r.variant, r.seats, r.scores, r.ranks, r.winner, r.termination]
-            + [r.reason_code, r.detail, r.offenders, r.plies, r.seed, r.replay]
+            + [r.reason_code, r.detail, r.offenders, r.plies, r.seed, r.replay, int(r.game_id in (watch or ()))]
             for r in shown
         ],
     }
@@ -363,6 +383,7 @@ def games_html(
     variants = sorted({row.variant for row in shown})
     endings = sorted({row.termination for row in shown}, key=lambda ending: (ending != NORMAL, ending))
     header = ["#", "game", "variant", "seats", "scores", "ranks", "winner", "termination", "plies", "seed"]
+    header += ["replay page"] if watch is not None else []
     header += ["replay (select to copy)"] if replay_command is not None else []
     cut = cut_sentence(shown, rows, "This page")
     return "".join(

@@ -6,6 +6,8 @@ so the replay meets every way a game can end.
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,3 +116,38 @@ def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, browser: Brows
     record = max(replays.records, key=lambda r: r["result"]["plies"])
     seen = check_viewer(browser, league, record["game_id"], "replay-versus2048.png", step_to=30)
     assert seen["frames"] == record["result"]["plies"] + 1
+
+
+def test_the_report_links_every_game_to_its_replay_page(league: Path, browser: Browser):
+    from league.report import write_report
+
+    replays = LeagueReplays(league)
+    bots = ["random", "greedy", "sleeper", "crasher", "garbage", "illegal"]
+    write_report(league, "replays", bots, ["default"])
+    for record in replays.records:
+        assert (league / "replays" / f"{record['game_id']}.html").is_file()
+    assert (league / "replays" / "highlights.html").is_file()
+    page = browser.open(league / "index.html")
+    try:
+        assert page.console_errors() == []
+        links = page.evaluate("[...document.querySelectorAll('a.games-watch')].map(a => a.href)")
+        assert len(links) == len(replays.records)
+        for link in links:
+            assert link.startswith("file://") and Path(link.removeprefix("file://")).is_file()
+    finally:
+        page.close()
+    report = (league / "report.md").read_text()
+    assert f"(replays/{replays.records[0]['game_id']}.html)" in report
+
+
+def test_league_play_replay_writes_the_matchs_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = tmp_path / "match.html"
+    arguments = ["play", "versus2048", "random", "greedy", "--set", "turns_per_player=20", "--replay", str(path)]
+    assert main(arguments) == 0
+    assert f"replay: {path}" in capsys.readouterr().out
+    blob = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', path.read_text()).group(1)
+    reel = json.loads(blob)["reels"][0]
+    assert reel["diverged"] == ""
+    assert reel["seats"] == ["random", "greedy"]
+    assert len(reel["frames"]) == reel["frames"][-1]["view"]["plies"] + 1
+    assert reel["frames"][-1]["view"]["over"]
