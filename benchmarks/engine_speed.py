@@ -306,6 +306,11 @@ def play_timed(turns: int, seed: int) -> MatchTiming:
     )
 
 
+def _us(seconds: float) -> str:
+    """A per-ply time in us; a slope below zero is noise, said so."""
+    return f"{1e6 * seconds:.0f} us" if seconds >= 0 else f"{1e6 * seconds:.0f} us (below measurement noise)"
+
+
 def fit_slope(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
     """Least squares y = a + b x: (b, standard error of b, a)."""
     n = len(xs)
@@ -365,10 +370,12 @@ def bench_referee(settings: Settings) -> RefereeCost:
     self_slope, _, _ = fit_slope(plies, [m.referee_cpu_s for m in matches])
     print("slope method (whole matches, per ply, start-up in the intercept):")
     print(
-        f"  wall {1e6 * wall_slope:.0f} us, bots' CPU {1e6 * bots_slope:.0f} us, "
-        f"referee process CPU {1e6 * self_slope:.0f} us; intercept of wall - bots' CPU {1e3 * intercept:.0f} ms"
+        f"  wall {_us(wall_slope)}, bots' CPU {_us(bots_slope)}, "
+        f"referee process CPU {_us(self_slope)}; intercept of wall - bots' CPU {1e3 * intercept:.0f} ms"
     )
-    print(f"  referee cost per move = slope of (wall - bots' CPU): {1e6 * slope:.0f} us +- {1e6 * error:.0f} (1 s.e.)")
+    print(f"  referee cost per move = slope of (wall - bots' CPU): {_us(slope)} +- {1e6 * error:.0f} (1 s.e.)")
+    if min(wall_slope, bots_slope, slope) < 0:
+        print("  (a slope below zero: start-up noise swamps the moves here; the in-match window below is the figure)")
 
     window_plies = sum(m.window_plies for m in long)
     window_wall = sum(m.window_wall_s for m in long)

@@ -1,10 +1,12 @@
 """Fair under load: how often a bot that computes for 80% of its time limit loses on time.
 
-Run ``.venv/bin/python benchmarks/fairness.py [--quick]`` from the repository root, as root with
-bubblewrap (the bots are jailed, as in a league), on a machine doing nothing else: the figures
-are about load, so any other load (other programs, other users) is part of what they measure.
-``--quick`` (about 25 s on 2 cores) only checks that everything runs; the full run takes 2 to 3
-minutes on 2 cores (its length grows little with more cores: games per setting scale with it).
+Run ``.venv/bin/python benchmarks/fairness.py [--quick] [--replies N]`` from the repository root,
+as root with bubblewrap (the bots are jailed, as in a league), on a machine doing nothing else:
+the figures are about load, so any other load (other programs, other users) is part of what they
+measure. ``--quick`` (about 25 s on 2 cores) only checks that everything runs; the full run
+(about 7 minutes on 2 cores) plays, in every setting at the usable cores and above, enough games
+for at least ``--replies`` (1,000) turn replies, and a quarter of that at concurrency 1 (one game
+at a time: the baseline). Its length grows little with more cores: games run that many at once.
 
 Every game is versus2048 between two copies of ``tests/bots/v2048_spinner.py``, a program that
 busy-computes (a CPU loop, not a sleep) for ``--share`` (80%) of the ``turn_time_ms`` limit
@@ -14,16 +16,18 @@ one embedded Ray cluster (workers started and warm before the clock runs) at con
 usable cores and twice that, with ``clock: wall`` and ``clock: cpu``, without and with
 ``pin_cpus`` (each game in flight pinned to a core of its own, the bots inheriting it).
 
-Printed per setting: games, games lost on time, timeouts per 1000 turn replies (a game ends at
-its first timeout, so replies are the fair denominator), the charged time of turn replies as a
-share of the limit (median, 99th percentile, max; CPU time under ``clock: cpu``), games and
-replies per second, and the CPUs the bots said they could run on (what pinning did). Figures to
-read, never pass/fail.
+Printed per setting: games, turn replies, games lost on time, timeouts per 1000 replies (a game
+ends at its first timeout, so replies are the fair denominator) with the one-sided 95% upper
+bound of that rate (Clopper-Pearson: about 3000 / replies when none was lost, the "rule of
+three"), the charged time of turn replies as a share of the limit (median, 99th percentile,
+max; CPU time under ``clock: cpu``), games and replies per second, and the CPUs the bots said
+they could run on (what pinning did). Figures to read, never pass/fail.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import statistics
@@ -37,7 +41,8 @@ import yaml
 
 from league.config import load_league
 from league.cores import default_concurrency
-from league.runner import run_league, start_ray
+from league.ray_session import start_ray
+from league.runner import run_league
 from league.store import ResultStore
 from sandbox.cpus import available_cpus, cgroup_cpu_quota, usable_cores
 
@@ -67,6 +72,42 @@ def league_file(folder: Path, clock: str, pin: bool, concurrency: int, games: in
     return path
 
 
+def upper_bound(lost: int, trials: int, confidence: float = 0.95) -> float:
+    """The one-sided upper confidence bound of a rate seen as ``lost`` of ``trials`` (Clopper-Pearson).
+
+    With none lost it is ``1 - (1 - confidence) ** (1 / trials)``, about 3 / trials at 95%.
+    """
+    if trials <= 0:
+        return 1.0
+    if lost >= trials:
+        return 1.0
+
+    def at_most_lost(rate: float) -> float:  # P(X <= lost) for X ~ Binomial(trials, rate)
+        return sum(
+            math.exp(
+                math.lgamma(trials + 1)
+                - math.lgamma(k + 1)
+                - math.lgamma(trials - k + 1)
+                + k * math.log(rate)
+                + (trials - k) * math.log1p(-rate)
+            )
+            for k in range(lost + 1)
+        )
+
+    low, high = lost / trials, 1.0
+    for _ in range(60):  # bisection: the rate at which seeing so few losses has become unlikely
+        middle = (low + high) / 2
+        low, high = (middle, high) if at_most_lost(middle) > 1 - confidence else (low, middle)
+    return high
+
+
+def games_for(replies: int, concurrency: int, turns: int) -> int:
+    """Games that give at least ``replies`` turn replies if none is lost, in whole waves of ``concurrency``."""
+    per_game = 2 * (turns - PREGAME_REPLIES)
+    waves = max(1, math.ceil(replies / per_game / concurrency))
+    return waves * concurrency
+
+
 def percentile(values: list[float], share: float) -> float:
     """The value below which ``share`` of ``values`` lie (nearest rank)."""
     ordered = sorted(values)
@@ -84,7 +125,7 @@ def measure(path: Path, limit_ms: int) -> dict[str, Any]:
     cpus: set[str] = set()
     for detail in details.values():
         seen: dict[int, int] = {}
-        for seat, _role, _reply, elapsed_ms, _fault in detail.get("moves", []):
+        for seat, _role, _reply, elapsed_ms, *_ in detail.get("moves", []):  # fault, then its event unless a line
             seen[seat] = seen.get(seat, 0) + 1
             if seen[seat] > PREGAME_REPLIES:
                 charged.append(elapsed_ms / limit_ms)
@@ -121,10 +162,11 @@ def row(clock: str, pin: bool, concurrency: int, result: dict[str, Any]) -> str:
     shares = "/".join(f"{100 * value:.0f}" for value in (statistics.median(charged or [0]), percentile(charged, 0.99)))
     peak = f"{100 * max(charged or [0]):.0f}"
     seconds = max(result["seconds"], 1e-9)
+    bound = 1000 * upper_bound(result["lost"], result["replies"])
     return (
-        f"  {clock:5} {'on' if pin else 'off':4} {concurrency:11d} {result['games']:6d}"
+        f"  {clock:5} {'on' if pin else 'off':4} {concurrency:11d} {result['games']:6d} {result['replies']:7d}"
         f" {result['lost']:5d} ({100 * result['lost'] / max(1, result['games']):3.0f}%)"
-        f" {1000 * result['lost'] / replies:10.1f} {shares + '/' + peak:>16}"
+        f" {1000 * result['lost'] / replies:10.1f} {bound:9.1f} {shares + '/' + peak:>16}"
         f" {result['games'] / seconds:7.2f} {result['replies'] / seconds:9.1f}   {result['cpus']}"
         + (f"  ({result['infra']} failed for reasons of ours)" if result["infra"] else "")
     )
@@ -151,18 +193,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short games, one wave of games a setting (~25 s)")
     parser.add_argument("--turns", type=int, default=None, help="turns per player (default 25; quick 4)")
-    parser.add_argument("--games", type=int, default=None, help="games per game slot and setting (default 2; quick 1)")
+    parser.add_argument(
+        "--replies",
+        type=int,
+        default=None,
+        help="turn replies a setting at least, at the usable cores and above (default 1000; quick: one wave)",
+    )
     parser.add_argument("--limit-ms", type=int, default=100, help="turn_time_ms (default 100)")
     parser.add_argument("--share", type=float, default=0.8, help="share of the limit bots compute (default 0.8)")
     args = parser.parse_args()
     args.turns = args.turns or (4 if args.quick else 25)
-    per_slot = args.games or (1 if args.quick else 2)
+    replies = args.replies if args.replies is not None else (1 if args.quick else 1000)
     cores = usable_cores()
     levels = sorted({1, cores, 2 * cores})
     spin_ms = round(args.limit_ms * args.share)
     print(
         f"fairness: versus2048, {args.turns} turns a player, turn_time_ms {args.limit_ms}; both bots busy-compute"
-        f" {spin_ms} ms of CPU a turn (seats alternate: one core busy a game); {per_slot} games per slot"
+        f" {spin_ms} ms of CPU a turn (seats alternate: one core busy a game); "
+        + (
+            "one wave of games a setting"
+            if args.quick
+            else f"games for at least {replies:,} turn replies a setting ({max(1, replies // 4):,} at concurrency 1)"
+        )
     )
     print(machine_line())
     folder = Path(tempfile.mkdtemp(prefix="league-fairness-"))
@@ -171,13 +223,15 @@ def main() -> None:
     try:
         warm_workers(max(levels))
         print(
-            "  clock pin  concurrency  games  lost on time  /1000 replies  charged % p50/p99/max  games/s"
-            "  replies/s  bot CPUs"
+            "  clock pin  concurrency  games replies  lost on time  /1000 replies  95% up to  charged % p50/p99/max"
+            "  games/s  replies/s  bot CPUs"
         )
         for clock in ("wall", "cpu"):
             for pin in (False, True):
                 for concurrency in levels:
-                    path = league_file(folder, clock, pin, concurrency, per_slot * concurrency, args)
+                    wanted = replies if concurrency >= cores else max(1, replies // 4)
+                    games = games_for(wanted, concurrency, args.turns)
+                    path = league_file(folder, clock, pin, concurrency, games, args)
                     print(row(clock, pin, concurrency, measure(path, args.limit_ms)), flush=True)
     finally:
         ray.shutdown()

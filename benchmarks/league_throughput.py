@@ -1,7 +1,8 @@
 """League throughput on Ray: start-up, Ray's marginal cost per game, 1 vs 2 workers, and rating 100,000 games.
 
-Run ``.venv/bin/python benchmarks/league_throughput.py [--games N] [--quick]`` from the repository
-root, on an otherwise idle machine. All figures come from one run, so their ratios mean something.
+Run ``.venv/bin/python benchmarks/league_throughput.py [--games N] [--short-games N] [--repeats R]
+[--quick]`` from the repository root, on an otherwise idle machine. All figures come from one
+run, so their ratios mean something.
 
 Leagues of built-in versus2048 bots (``minimax`` against ``greedy``) are played by ``run_league``
 on an embedded Ray cluster of as many CPUs as workers, and the same games one after another in
@@ -12,21 +13,27 @@ games between them counted); what comes before is the fixed start-up, stated on 
 the driver, the worker (against the same game in one process) and Ray's own processes, read from
 /proc: on a busy machine it still says where Ray's cost goes.
 
-1. **Ray's marginal cost per game**: 1000 (``--games``) 2-turn games, where a game costs a few
-   milliseconds: 1-worker time a game - in-process time a game (target: under 1 ms).
-2. **Scaling**: 1000 games of 50 turns a player (about 0.1 s each): games per second with 1
-   and 2 workers, and in one process (targets: 2 workers at least 1.8 times 1 worker, and at
-   least 1.7 times one process), and the cores in use with 2 workers.
+1. **Ray's marginal cost per game**: 1000 (``--short-games``) 2-turn games, where a game costs a
+   few milliseconds: 1-worker time a game - in-process time a game (target: under 1 ms).
+2. **Scaling**: 1000 (``--games``) games of 50 turns a player (about 0.1 s each): games per
+   second with 1 and 2 workers, and in one process (targets: 2 workers at least 1.8 times 1
+   worker, and at least 1.7 times one process), and the cores in use with 2 workers.
 3. **Ratings**: TrueSkill standings of 100,000 synthetic two-player games in schedule order
    (target: under 30 s), and of 100,000 five-seat table games, beside the ``trueskill``
    package's own factor graph (``env.rate``) on a slice of the same games, scaled up: the
    baseline that ``league.trueskill_fast.Multiplayer`` replaces with the same numbers.
+
+With ``--repeats R`` every setting runs R times, interleaved (all settings once, then again), so
+that load on the machine hits each alike: a figure is the median of its runs and a difference or
+ratio is taken between neighbouring runs, printed with its range over the repeats. A cost that
+comes out below zero is printed with a caveat: the load swamped the difference.
 """
 
 import argparse
 import os
 import random
 import shutil
+import statistics
 import tempfile
 import time
 from dataclasses import dataclass
@@ -125,7 +132,7 @@ def timed_run(path: Path) -> Timing:
             marks.append((time.perf_counter(), done, cpu_by_role()))
 
     try:
-        summary = run_league(league, on_progress=progress)
+        summary = run_league(league, fresh=True, on_progress=progress)  # fresh: a repeat plays every game again
     finally:
         ray.shutdown()
     (first, first_done, first_cpu), (last, last_done, last_cpu) = marks[0], marks[-1]
@@ -183,39 +190,81 @@ def rate_with_the_package(games: int, seats: int) -> float:
     return time.perf_counter() - started
 
 
+def spread(values: list[float], digits: int = 2) -> str:
+    """The median, and the range over the repeats where there are several."""
+    middle = f"{statistics.median(values):.{digits}f}"
+    return middle if len(values) == 1 else f"{middle} ({min(values):.{digits}f} to {max(values):.{digits}f})"
+
+
+def below_noise(values: list[float]) -> str:
+    """A caveat for a cost measured below zero: the load on the machine swamped the difference."""
+    if statistics.median(values) >= 0:
+        return ""
+    return "  (below zero: below measurement noise, the machine's load swamped the difference)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="games per league (default 1000)")
+    parser.add_argument("--games", type=int, default=1000, help="50-turn games per league and repeat (default 1000)")
+    parser.add_argument("--short-games", type=int, default=1000, help="2-turn games per league and repeat (1000)")
+    parser.add_argument("--repeats", type=int, default=1, help="interleaved runs of every setting (default 1)")
     parser.add_argument("--quick", action="store_true", help="100 games a league, fewer ratings: a check that it runs")
     args = parser.parse_args()
     games = 100 if args.quick else args.games
+    short_games = 100 if args.quick else args.short_games
+    repeats = max(1, args.repeats)
     folder = Path(tempfile.mkdtemp(prefix="league-throughput-"))
     try:
-        short = make_league(folder, games, 1, turns=2)
+        short = make_league(folder, short_games, 1, turns=2)
         one_path, two_path = make_league(folder, games, 1, turns=50), make_league(folder, games, 2, turns=50)
-        short_local, local = in_process(short), in_process(one_path)  # before anything of Ray's runs here
-        short_ray, one, two = timed_run(short), timed_run(one_path), timed_run(two_path)
-        print(f"league_throughput: minimax vs greedy (versus2048), {games} games a league")
-        print(
-            f"  fixed start-up: ray.init {short_ray.ray_init_s:.2f} s, then the workers ready {one.workers_s:.2f} s"
-            f" (1), {two.workers_s:.2f} s (2) after the run's start"
+        runs: dict[str, list[Timing]] = {name: [] for name in ("short_local", "short_ray", "local", "one", "two")}
+        for _ in range(repeats):  # every setting once, then again: load on the machine hits each alike
+            runs["short_local"].append(in_process(short))
+            runs["short_ray"].append(timed_run(short))
+            runs["local"].append(in_process(one_path))
+            runs["one"].append(timed_run(one_path))
+            runs["two"].append(timed_run(two_path))
+        how = (
+            f"{repeats} interleaved repeats of every setting; medians, the range over the repeats in brackets"
+            if repeats > 1
+            else "one run of every setting"
         )
-        own_ms = short_local.cpu_ms("driver")
-        print(f"  {short_ray.games} 2-turn games ({1000 / short_local.rate:.2f} ms a game in one process):")
-        marginal_ms = 1000 / short_ray.rate - 1000 / short_local.rate
-        print(f"    Ray's marginal cost per game : {marginal_ms:.2f} ms   (target < 1 ms)")
+        print(f"league_throughput: minimax vs greedy (versus2048); {how}")
+        init = statistics.median(run.ray_init_s for run in runs["short_ray"])
+        ready = [statistics.median(run.workers_s for run in runs[name]) for name in ("one", "two")]
         print(
-            f"    CPU a game: driver {short_ray.cpu_ms('driver'):.2f} ms, worker {short_ray.cpu_ms('workers'):.2f} ms"
-            f" ({short_ray.cpu_ms('workers') - own_ms:+.2f} ms on the game's own), Ray {short_ray.cpu_ms('ray'):.2f} ms"
+            f"  fixed start-up: ray.init {init:.2f} s, then the workers ready {ready[0]:.2f} s"
+            f" (1), {ready[1]:.2f} s (2) after the run's start"
         )
-        print(f"  {one.games} games of 50 turns a player:")
-        print(f"    in one process, no Ray : {local.rate:6.2f} games/s ({1000 / local.rate:.1f} ms a game)")
-        extra_ms = 1000 / one.rate - 1000 / local.rate
-        print(f"    Ray, 1 worker          : {one.rate:6.2f} games/s ({extra_ms:+.2f} ms a game)")
-        print(f"    Ray, 2 workers         : {two.rate:6.2f} games/s")
-        print(f"    2 vs 1 worker          : {two.rate / one.rate:.2f} x   (target >= 1.8)")
-        print(f"    2 workers vs 1 process : {two.rate / local.rate:.2f} x   (target >= 1.7)")
-        busy = (two.cpu["workers"] + two.cpu["driver"] + two.cpu["ray"]) / two.seconds
+        pairs = list(zip(runs["short_local"], runs["short_ray"], strict=True))
+        own_ms = statistics.median(1000 / local.rate for local, _ in pairs)
+        count = f"{repeats} x {runs['short_ray'][0].games}" if repeats > 1 else f"{runs['short_ray'][0].games}"
+        print(f"  {count} 2-turn games ({own_ms:.2f} ms a game in one process):")
+        marginal = [1000 / ray_run.rate - 1000 / local.rate for local, ray_run in pairs]  # each beside its neighbour
+        print(f"    Ray's marginal cost per game : {spread(marginal)} ms   (target < 1 ms){below_noise(marginal)}")
+        cpu = {role: statistics.median(run.cpu_ms(role) for run in runs["short_ray"]) for role in ("driver", "workers")}
+        cpu["ray"] = statistics.median(run.cpu_ms("ray") for run in runs["short_ray"])
+        own_cpu = statistics.median(local.cpu_ms("driver") for local, _ in pairs)
+        print(
+            f"    CPU a game: driver {cpu['driver']:.2f} ms, worker {cpu['workers']:.2f} ms"
+            f" ({cpu['workers'] - own_cpu:+.2f} ms on the game's own), Ray {cpu['ray']:.2f} ms"
+        )
+        count = f"{repeats} x {runs['one'][0].games}" if repeats > 1 else f"{runs['one'][0].games}"
+        print(f"  {count} games of 50 turns a player:")
+        local_rate = statistics.median(run.rate for run in runs["local"])
+        one_rate = statistics.median(run.rate for run in runs["one"])
+        two_rate = statistics.median(run.rate for run in runs["two"])
+        extra = [1000 / one.rate - 1000 / local.rate for local, one in zip(runs["local"], runs["one"], strict=True)]
+        print(f"    in one process, no Ray : {local_rate:6.2f} games/s ({1000 / local_rate:.1f} ms a game)")
+        print(f"    Ray, 1 worker          : {one_rate:6.2f} games/s ({spread(extra)} ms a game){below_noise(extra)}")
+        print(f"    Ray, 2 workers         : {two_rate:6.2f} games/s")
+        scaling = [two.rate / one.rate for one, two in zip(runs["one"], runs["two"], strict=True)]
+        against_local = [two.rate / local.rate for local, two in zip(runs["local"], runs["two"], strict=True)]
+        print(f"    2 vs 1 worker          : {spread(scaling)} x   (target >= 1.8)")
+        print(f"    2 workers vs 1 process : {spread(against_local)} x   (target >= 1.7)")
+        busy = statistics.median(
+            (run.cpu["workers"] + run.cpu["driver"] + run.cpu["ray"]) / run.seconds for run in runs["two"]
+        )
         print(f"    CPU in use with 2 workers: {busy:.2f} cores (workers, driver and Ray's processes)")
         count = 20_000 if args.quick else 100_000
         print(f"  ratings of {count} games: {rate_synthetic(count):.2f} s   (target < 30 s for 100,000)")

@@ -6,7 +6,8 @@ as one line and exits with status 2.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import re
+from typing import Any, NamedTuple, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -16,6 +17,8 @@ from engine.core import Game, span
 from sandbox.limits import Limits
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+_HOST = re.compile(r"[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]")
+DEFAULT_RAY_PORT = 6379
 
 
 class UsageError(Exception):
@@ -87,3 +90,41 @@ def build_limits(assignments: list[str]) -> Limits:
     """Resource limits from ``--limit`` assignments, validated."""
     params = dict(parse_assignment(text, "--limit") for text in assignments)
     return validated(Limits, params, "--limit", "limits")
+
+
+class RayAddress(NamedTuple):
+    """Where a Ray cluster's head is: ``HOST:PORT`` (its GCS, drivers join it) or ``ray://HOST:PORT`` (Ray Client)."""
+
+    host: str
+    port: int
+    client: bool = False
+
+
+def parse_ray_address(text: str, flag: str) -> RayAddress | None:
+    """A cluster address (``--address``, ``RAY_ADDRESS``); None for ``auto`` (Ray finds a head on this machine).
+
+    Raises:
+        UsageError: Anything else (no port, a port that is not a number, a web address such as
+            the dashboard's ``http://HEAD:8265``), naming ``flag`` and the form to give.
+    """
+    given = text.strip()
+    if given == "auto":
+        return None
+    scheme, sep, rest = given.partition("://")
+    if not sep:
+        scheme, rest = "", given
+    host, colon, port = rest.rpartition(":")
+    example = f"{host.strip('[]') if colon and _HOST.fullmatch(host) else 'HEAD_IP'}:{DEFAULT_RAY_PORT}"
+    if scheme.lower() in ("http", "https"):
+        raise UsageError(
+            f"{flag} {text}: a web address (Ray's dashboard) is not where a driver joins; give the head's"
+            f" HOST:PORT, e.g. {example} (the address `ray start --head` printed)"
+        )
+    if scheme not in ("", "ray") or not colon or not _HOST.fullmatch(host) or not port.isdigit():
+        raise UsageError(
+            f"{flag} {text!r}: expected the head's HOST:PORT, e.g. {example} (the address `ray start --head`"
+            " printed), or ray://HOST:PORT for Ray Client"
+        )
+    if not 0 < int(port) < 65536:
+        raise UsageError(f"{flag} {text}: port {int(port)} is not a port (1 to 65535); e.g. {example}")
+    return RayAddress(host.strip("[]"), int(port), client=scheme == "ray")

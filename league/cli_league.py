@@ -11,16 +11,18 @@ found in the store (a torn last line cut off, lines skipped) is told, one line e
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from engine import GAMES
 from engine.core import plural
-from league.cli_args import UsageError, parse_assignment, validated
+from league.cli_args import RayAddress, UsageError, parse_assignment, parse_ray_address, validated
 from league.config import ConfigError, League, load_league
 from league.cores import cluster_note, need_of, oversubscription_warning
 from league.schedule import GameSpec, balance, even_tables
@@ -70,26 +72,109 @@ def on_cluster(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "address", None) or getattr(args, "cluster", False) or os.environ.get("RAY_ADDRESS"))
 
 
-def check_head(address: str | None) -> None:
-    """Refuse a cluster address (``--address``, else ``RAY_ADDRESS``) where no Ray head answers.
+def cluster_address(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The cluster address asked for and what gave it (``--address``, else ``RAY_ADDRESS``), or None."""
+    if getattr(args, "address", None):
+        return args.address.strip(), "--address"
+    if os.environ.get("RAY_ADDRESS"):
+        return os.environ["RAY_ADDRESS"].strip(), "RAY_ADDRESS"
+    return None
 
-    Ray itself would try it again and again, for ever. Addresses other than HOST:PORT (``auto``,
-    ``ray://...``) are left to Ray.
+
+def check_cluster(address: tuple[str, str] | None) -> int | None:
+    """Check a cluster as a run would before it writes anything: the address, its head, the token, the CPUs.
+
+    Ray itself would try a head that does not answer again and again, for ever, and a refused token
+    for 20 s; this is one line at once. ``auto`` and a Ray Client address (``ray://``) have no head
+    to ask here: ``ray.init`` checks them.
+
+    Args:
+        address: ``cluster_address``'s answer (None: no cluster, nothing to check).
+
+    Returns:
+        The cluster's CPUs, or None when they could not be counted here.
 
     Raises:
-        UsageError: Naming the address, what the connection said, and the fix.
+        UsageError: Naming the address, what gave it, the problem and the fix.
     """
-    given, where = (address, "--address") if address else (os.environ.get("RAY_ADDRESS"), "RAY_ADDRESS")
-    host, _, port = (given or "").rpartition(":")
-    if not host or not port.isdigit() or "://" in host:
-        return
+    from league.ray_session import ClusterUnreachable, probe_head
+
+    if address is None:
+        return None
+    given, where = address
+    parsed = parse_ray_address(given, where)
+    if parsed is None:
+        return None
+    _check_reachable(parsed, given, where)
+    if parsed.client:
+        return None
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+        cpus = probe_head(given)
+    except ClusterUnreachable as error:
+        raise UsageError(f"{where} {given}: {error.why}") from None
+    if cpus == 0:
+        raise UsageError(no_cpus(given, where))
+    return cpus
+
+
+def _check_reachable(parsed: RayAddress, given: str, where: str) -> None:
+    """Refuse an address where nothing answers (refused, unreachable, an unknown host) at once."""
+    try:
+        socket.create_connection((parsed.host, parsed.port), timeout=5).close()
+    except socket.gaierror as error:
+        raise UsageError(
+            f"{where} {given}: unknown host {parsed.host!r} ({error.strerror or error}); give the head's address"
+            " as `ray start --head` printed it"
+        ) from None
     except OSError as error:
         raise UsageError(
             f"{where} {given}: no Ray head answers there ({error.strerror or error}); start one with"
-            f" `ray start --head --port={port}` on that machine, or give the address `ray start --head` printed"
+            f" `ray start --head --port={parsed.port}` on that machine, or give the address `ray start --head` printed"
         ) from None
+
+
+def no_cpus(given: str, where: str) -> str:
+    """The line for a cluster whose nodes have no CPU for a worker."""
+    join = "HEAD_IP:PORT" if given.startswith("ray://") else given
+    return (
+        f"{where} {given}: the Ray cluster there has no CPU for workers (its nodes were started with --num-cpus=0,"
+        f" or none with CPUs has joined); start one with CPUs on a machine of the cluster: `ray start --address={join}`"
+    )
+
+
+@contextlib.contextmanager
+def joined(address: tuple[str, str] | None, league: League, cpus: int | None) -> Iterator[int | None]:
+    """Join the cluster at ``address`` for the block (nothing without one), the league's default concurrency fitted.
+
+    Args:
+        address: ``cluster_address``'s answer.
+        league: The league (its ``concurrency`` follows the cluster's CPUs unless the file gives one).
+        cpus: The cluster's CPUs as ``check_cluster`` counted them (None: count them once joined).
+
+    Yields:
+        The cluster's CPUs (None without a cluster).
+
+    Raises:
+        UsageError: The cluster cannot be joined, or has no CPU for workers (nothing is written then).
+    """
+    from league.ray_session import ClusterUnreachable, cluster_cpus, leave_ray, start_ray
+
+    if address is None:
+        yield None
+        return
+    given, where = address
+    try:
+        start_ray(league.config.concurrency, given, working_dir=None)
+    except ClusterUnreachable as error:
+        raise UsageError(f"{where} {given}: {error.why}") from None
+    try:
+        cpus = cluster_cpus() if cpus is None else cpus
+        if not cpus:
+            raise UsageError(no_cpus(given, where))
+        league.fit_to_cluster(cpus)
+        yield cpus
+    finally:
+        leave_ray()
 
 
 def describe(league: League, specs: list[GameSpec]) -> str:
@@ -124,17 +209,25 @@ def describe(league: League, specs: list[GameSpec]) -> str:
             even = even_tables(len(league.bots), sizes, config.tables)
             lines.append(f"    (uneven games: tables: {even} gives every bot the same games; compare points per game)")
     pinned = " (each game pinned to cores of its own)" if config.pin_cpus else ""
+    origin = f" ({league.concurrency_origin})" if league.concurrency_origin else ""
     mode = config.sandbox.mode.value
-    lines.append(f"  concurrency {config.concurrency}{pinned}, sandbox {mode}, output {league.output}")
+    lines.append(f"  concurrency {config.concurrency}{origin}{pinned}, sandbox {mode}, output {league.output}")
     return "\n".join(lines)
 
 
-def warn_if_oversubscribed(league: League, address: str | None) -> None:
-    """Print one line on stderr when more bots may think at once than there are cores (or a cluster's note)."""
+def warn_if_oversubscribed(league: League, cluster: bool, cpus: int | None = None) -> None:
+    """Print one line on stderr when more bots may think at once than there are cores (on a cluster, always one).
+
+    Args:
+        league: The league.
+        cluster: Whether it runs on a Ray cluster (its CPUs, not this machine's cores, count).
+        cpus: The cluster's CPUs, if counted.
+    """
     config = league.config
     need = need_of(config.format, config.players_per_table, league.games, league.bots)
-    if address or os.environ.get("RAY_ADDRESS"):
-        print(f"league: note: {league.path}: {cluster_note(config.concurrency, need)}", file=sys.stderr)
+    if cluster:
+        level, line = cluster_note(config.concurrency, need, config.clock, cpus)
+        print(f"league: {level}: {league.path}: {line}", file=sys.stderr)
         return
     warning = oversubscription_warning(config.concurrency, need, config.clock)
     if warning is not None:
@@ -164,15 +257,19 @@ def estimate_seconds(league: League, specs: list[GameSpec]) -> float:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Check a league file and say what it will do."""
+    """Check a league file and say what it will do (with ``--cluster`` or ``--address``, as a cluster run would)."""
     from league.runner import schedule
 
     league = load(args, create_output=False)
+    checked = bool(args.cluster or args.address)  # RAY_ADDRESS alone only makes it a cluster's league
+    cpus = check_cluster(cluster_address(args)) if checked else None
+    if checked:
+        league.fit_to_cluster(cpus)
     specs = schedule(league)
     print(describe(league, specs))
     if on_cluster(args):
         print(f"  {shipping_note(league)}")
-    warn_if_oversubscribed(league, None)
+    warn_if_oversubscribed(league, on_cluster(args), cpus)
     if not args.no_estimate:
         seconds = estimate_seconds(league, specs)
         workers = league.config.concurrency
@@ -182,42 +279,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Play a league (resuming what is stored) and write its report."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    """Play a league (resuming what is stored) and write its report.
 
+    On a cluster the driver joins it (and counts its CPUs) before the report folder is touched, so a
+    cluster that cannot be joined leaves an old report as it was.
+    """
     from league.report import write_report
-    from league.runner import ClusterUnreachable, run_league, schedule
+    from league.runner import schedule
 
-    league = load(args, create_output=True)
-    check_head(args.address)
-    print(describe(league, schedule(league)), file=sys.stderr)
-    if on_cluster(args):
-        print(f"  {shipping_note(league)}", file=sys.stderr)
-    warn_if_oversubscribed(league, args.address)
-    columns = [
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(),
-    ]
-    with Progress(*columns, transient=False, disable=args.quiet, console=Console(stderr=True)) as progress:
-        task = progress.add_task("games", total=None, rate="")
-        state = {"first": None, "start": time.monotonic()}
-
-        def on_progress(done: int, total: int) -> None:
-            if state["first"] is None:
-                state["first"] = done
-            elapsed = time.monotonic() - state["start"]
-            played = done - state["first"]
-            rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
-            progress.update(task, completed=done, total=total, rate=rate)
-
+    league = load(args, create_output=False)
+    address = cluster_address(args)
+    with joined(address, league, check_cluster(address)) as cpus:
         try:
-            summary = run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
-        except (SandboxError, StoreBusy, ClusterUnreachable) as error:
+            league.check_output(create=True)
+        except ConfigError as error:
             raise UsageError(str(error)) from None
+        print(describe(league, schedule(league)), file=sys.stderr)
+        if address is not None:
+            print(f"  {shipping_note(league)}", file=sys.stderr)
+        warn_if_oversubscribed(league, address is not None, cpus)
+        summary = play_with_progress(league, args)
     tell_store_problems(summary.store_notes)
     note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
@@ -244,6 +325,43 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return EXIT_GAMES_FAILED
     return 0
+
+
+def play_with_progress(league: League, args: argparse.Namespace) -> Any:
+    """``run_league`` with a progress bar on stderr (none with ``--quiet``); its ``RunSummary``.
+
+    Raises:
+        UsageError: The jail cannot be made, or another run holds the league's folder.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from league.ray_session import ClusterUnreachable
+    from league.runner import run_league
+
+    columns = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+    ]
+    with Progress(*columns, transient=False, disable=args.quiet, console=Console(stderr=True)) as progress:
+        task = progress.add_task("games", total=None, rate="")
+        state = {"first": None, "start": time.monotonic()}
+
+        def on_progress(done: int, total: int) -> None:
+            if state["first"] is None:
+                state["first"] = done
+            elapsed = time.monotonic() - state["start"]
+            played = done - state["first"]
+            rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
+            progress.update(task, completed=done, total=total, rate=rate)
+
+        try:
+            return run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
+        except (SandboxError, StoreBusy, ClusterUnreachable) as error:
+            raise UsageError(str(error)) from None
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -303,6 +421,9 @@ def add_commands(commands: Any) -> None:
     validate.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant key for every variant")
     validate.add_argument("--no-estimate", action="store_true", help="skip the sample games that estimate the time")
     validate.add_argument("--cluster", action="store_true", help="check it as `league run --address` would")
+    validate.add_argument(
+        "--address", help="the Ray cluster to check it against (implies --cluster; default: RAY_ADDRESS)"
+    )
     validate.set_defaults(handler=cmd_validate)
 
     report = commands.add_parser("report", help="write the report of a league folder (games.jsonl)")

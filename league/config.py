@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine import GAMES
 from engine.core import Game, plural, span
-from league.cores import default_concurrency, need_of
+from league.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
 from league.formats import format_problem
 from league.players import (
     BotSpec,
@@ -216,14 +216,40 @@ class League:
         games: Per variant name, the game with that variant's parameters.
         bots: Per bot name, how to start it (paths resolved against the file's folder).
         scheduled: The league's games once ``league.runner.schedule`` has drawn them (drawn once).
+        concurrency_given: Whether the file gave ``concurrency`` (else it is the default: this machine's
+            cores, or a cluster's CPUs once ``fit_to_cluster`` counted them, divided by the cores a game needs).
+        concurrency_origin: Where ``config.concurrency`` came from, for people, once ``fit_to_cluster`` ran.
     """
 
-    def __init__(self, config: LeagueConfig, path: Path, games: dict[str, Game], bots: dict[str, BotSpec]) -> None:
+    def __init__(
+        self,
+        config: LeagueConfig,
+        path: Path,
+        games: dict[str, Game],
+        bots: dict[str, BotSpec],
+        concurrency_given: bool = True,
+    ) -> None:
         self.config = config
         self.path = path
         self.games = games
         self.bots = bots
         self.scheduled: list[Any] | None = None
+        self.concurrency_given = concurrency_given
+        self.concurrency_origin = ""
+
+    def fit_to_cluster(self, cpus: int | None) -> None:
+        """On a Ray cluster of ``cpus`` CPUs (None: not counted), a default concurrency is its CPUs / a game's cores.
+
+        A concurrency the file gives is kept; either way ``concurrency_origin`` says where it came from.
+        """
+        if self.concurrency_given:
+            self.concurrency_origin = "the league file's"
+        elif cpus is None:
+            self.concurrency_origin = "this machine's cores: the cluster's were not counted"
+        else:
+            need = need_of(self.config.format, self.config.players_per_table, self.games, self.bots)
+            self.config = self.config.model_copy(update={"concurrency": cluster_concurrency(cpus, need)})
+            self.concurrency_origin = cluster_origin(cpus, need)
 
     @property
     def output(self) -> Path:
@@ -345,10 +371,11 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     if problem:
         raise ConfigError(f"{path}: {problem}")
     bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
-    if "concurrency" not in config.model_fields_set:  # a core for every bot thinking at once
+    given = "concurrency" in config.model_fields_set
+    if not given:  # a core for every bot thinking at once
         need = need_of(config.format, config.players_per_table, games, bots)
         config = config.model_copy(update={"concurrency": default_concurrency(need)})
-    return League(config, path, games, bots)
+    return League(config, path, games, bots, concurrency_given=given)
 
 
 def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, Any]) -> Game:

@@ -6,18 +6,21 @@ its limit then loses on time). Seats asked at once, not seats, are what count: v
 players alternate (one core a game), nimmt asks every seat at once (a core a seat), geister asks
 both at once for its setup. Built-in bots are played in turn in the worker's own thread, so
 together they need one core. The default concurrency is the usable cores divided by the cores a
-game needs; ``league validate`` warns when a config asks for more.
+game needs (on a Ray cluster, its CPUs divided by them); ``league validate`` warns when a config asks
+for more, naming a concurrency that fits under its clock (``clock: cpu`` is fair up to twice the cores).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from engine.core import Game
+from engine.core import Game, plural
 from league.players import BotSpec
 from sandbox.cpus import usable_cores
 
 PROBE_SEED = 0
+CPU_CLOCK_SHARE = 2
+"""Bots thinking at once per core that ``clock: cpu`` keeps fair (``benchmarks/fairness.py``: no timeout at 2x)."""
 
 
 def seats_asked_at_once(game: Game, seats: int) -> int:
@@ -60,38 +63,52 @@ def table_sizes(format_name: str, players_per_table: list[int] | None) -> list[i
     return [1] if format_name == "solo" else [2]
 
 
-def oversubscription_warning(concurrency: int, need: int, clock: str, cores: int | None = None) -> str | None:
+def oversubscription_warning(
+    concurrency: int, need: int, clock: str, cores: int | None = None, where: str = ""
+) -> str | None:
     """One line when more bots may think at once than there are cores for them, else None.
 
     With ``clock: wall`` any excess can make a bot lose on time; with ``clock: cpu`` only beyond
-    twice the cores, where a bot's reply may take longer than the referee's wall guard (at least
-    twice its allowance).
+    twice the cores (``benchmarks/fairness.py``: no timeouts at twice the cores), where a bot's
+    reply may take longer than the referee's wall guard (at least twice its allowance). The fix
+    named is one that fits under the league's clock, and under ``clock: wall`` what ``clock: cpu``
+    would allow.
 
     Args:
         concurrency: Games at once.
         need: Cores one game needs while its bots think (``cores_per_game``).
         clock: The league's clock, ``wall`` or ``cpu``.
         cores: The usable cores (default: this machine's).
+        where: What the cores are, for the message (default: ``N cores``).
     """
-    thinking = concurrency * need
-    bots = _bots_thinking(concurrency, need)
     cores = usable_cores() if cores is None else cores
-    fitting = max(1, cores // need)
-    if clock == "cpu":
-        if thinking <= 2 * cores:
-            return None
-        fix = "use fewer players per table or a machine with more cores" if need > 2 * cores else ""
-        return (
-            f"concurrency: {bots} = {thinking} bots thinking at once on {cores} cores: replies may outlast"
-            f" the wall guard of clock: cpu (at least twice the allowance); {fix or f'give concurrency: {fitting}'}"
-        )
-    if thinking <= cores:
+    thinking = concurrency * need
+    allowed = cores if clock == "wall" else CPU_CLOCK_SHARE * cores
+    if thinking <= allowed:
         return None
-    if need > cores:  # one game alone needs more cores than there are
-        fix = "use clock: cpu, fewer players per table or a machine with more cores"
-    else:
-        fix = f"give concurrency: {fitting} (or clock: cpu)"
-    return f"concurrency: {bots} = {thinking} bots thinking at once on {cores} cores: bots may lose on time; {fix}"
+    where = where or f"{cores} cores"
+    head = f"concurrency: {_bots_thinking(concurrency, need)} = {thinking} bots thinking at once on {where}"
+    fix = _fix(need, cores, clock, concurrency)
+    if clock == "cpu":
+        return f"{head}: replies may outlast the wall guard of clock: cpu (at least twice the allowance); {fix}"
+    return f"{head}: bots may lose on time; {fix}"
+
+
+def _fix(need: int, cores: int, clock: str, concurrency: int) -> str:
+    """The concurrency (or other change) that fits ``cores`` under ``clock``; under wall, what clock: cpu allows."""
+    on_wall = cores // need
+    on_cpu = CPU_CLOCK_SHARE * cores // need
+    if not on_cpu:  # one game alone needs more than any clock allows
+        return "use fewer players per table or a machine with more cores"
+    if clock == "cpu":
+        return f"give concurrency: {on_cpu}"
+    if not on_wall:  # one game alone needs more cores than there are
+        return (
+            f"use clock: cpu (fair up to concurrency: {on_cpu}), fewer players per table or a machine with more cores"
+        )
+    if concurrency <= on_cpu:
+        return f"give concurrency: {on_wall}, or clock: cpu (fair up to concurrency: {on_cpu})"
+    return f"give concurrency: {on_wall}, or concurrency: {on_cpu} with clock: cpu"
 
 
 def need_of(
@@ -101,13 +118,46 @@ def need_of(
     return cores_per_game(games.values(), table_sizes(config_format, players_per_table), bots.values())
 
 
-def cluster_note(concurrency: int, need: int) -> str:
-    """What to keep in mind on a Ray cluster, whose cores cannot be counted from here."""
-    return (
-        f"concurrency: a Ray cluster's cores cannot be checked from here: keep {_bots_thinking(concurrency, need)}"
-        f" = {concurrency * need} at or below the cores it gives this league, or bots may lose on time"
-    )
+def cluster_concurrency(cpus: int, need: int) -> int:
+    """The default concurrency on a Ray cluster of ``cpus`` CPUs: its CPUs / the cores a game needs (at least 1)."""
+    return max(1, cpus // max(1, need))
+
+
+def cluster_origin(cpus: int, need: int) -> str:
+    """Where a default concurrency on a cluster came from, for people."""
+    return f"the cluster's {plural(cpus, 'CPU')} / {plural(need, 'core')} a game"
+
+
+def cluster_note(concurrency: int, need: int, clock: str, cpus: int | None) -> tuple[str, str]:
+    """What to say about ``concurrency`` on a Ray cluster of ``cpus`` CPUs (None: not counted): a level and one line.
+
+    Each game takes one Ray CPU, so Ray runs at most ``cpus`` at once; those games' thinking bots are
+    checked against the CPUs as against the cores here (a node's CPUs are its cores unless its
+    ``ray start`` was given ``--num-cpus``).
+
+    Returns:
+        ``("WARNING", line)`` when bots may lose on time, else ``("note", line)``.
+    """
+    if cpus is None:
+        return "note", (
+            "concurrency: a Ray cluster's cores cannot be checked from here (give --address to count its CPUs): keep"
+            f" {_bots_thinking(concurrency, need)} = {concurrency * need} at or below the cores it gives this league,"
+            " or bots may lose on time"
+        )
+    running = min(concurrency, cpus)
+    cluster = f"the cluster's {plural(cpus, 'CPU')}"
+    warning = oversubscription_warning(running, need, clock, cores=cpus, where=cluster)
+    if warning is not None:
+        return "WARNING", warning
+    fair = "fair where a node's Ray CPUs are its cores (as `ray start` counts them unless given --num-cpus)"
+    thinking = f"{plural(running * need, 'bot')} thinking at once"
+    if concurrency > cpus:
+        return "note", (
+            f"concurrency: {concurrency} games at once on {cluster}: {cpus} play (a CPU each) while"
+            f" the others wait; {cpus} x {plural(need, 'bot')} thinking each = {thinking}, {fair}"
+        )
+    return "note", f"concurrency: {_bots_thinking(concurrency, need)} = {thinking} on {cluster}; {fair}"
 
 
 def _bots_thinking(concurrency: int, need: int) -> str:
-    return f"{concurrency} games at once x {need} bot{'s' if need > 1 else ''} thinking each"
+    return f"{plural(concurrency, 'game')} at once x {plural(need, 'bot')} thinking each"

@@ -21,18 +21,28 @@ a game queued on a busy one, so that a league does not end with one worker's que
 others wait: the queued call is cancelled (Ray skips it when the worker reaches it; a call already
 begun plays to its end) and the game handed to the idle worker. Should both play it, the first
 record back counts and the other is dropped: a game comes back once.
+
+The driver's cost per game does not grow with the workers (``benchmarks/driver_scaling.py``).
+Ray tells the pool of each call that comes back (a callback on the call's future puts it in a
+queue): ``wait`` takes what is in the queue instead of asking ``ray.wait`` about every call out,
+whose cost grows with the calls out. The workers that may take a game are kept in a heap by
+their games (least first, then slot), the ones with a game queued in a heap by their games (most
+first), so that ``submit`` and ``rebalance`` find theirs without looking at every worker.
 """
 
 from __future__ import annotations
 
 import contextlib
+import heapq
+import queue
 import time
 from collections import deque
+from concurrent import futures
 from dataclasses import dataclass, field
 from typing import Any
 
 import ray
-from ray.exceptions import GetTimeoutError, RayActorError, TaskCancelledError
+from ray.exceptions import RayActorError, TaskCancelledError
 
 from league.schedule import GameSpec
 from league.store import INFRA_ERROR
@@ -46,6 +56,8 @@ START_TRIES = 3
 """Failed starts in a row after which a worker is given up."""
 DEAD_WORKER_GRACE_S = 30.0
 """How long the games of a dead worker may take to come back (they fail together, at once in practice)."""
+HEAP_SLACK = 4
+"""A heap of workers is rebuilt from the workers once it holds this many places a worker (most of them stale)."""
 
 
 class GameWorker:
@@ -117,6 +129,8 @@ class _Call:
     """One game handed to one worker."""
 
     ref: Any
+    future: futures.Future[Any]
+    """The call's result (or error) once Ray has it."""
     spec: GameSpec
     worker: _Worker
     taken_over: bool = False
@@ -133,13 +147,23 @@ class WorkerPool:
     Args:
         setup: What every game of the league needs besides its spec.
         size: Workers, that is games played at once.
+        actor_class: What makes a worker's actor (``.remote(setup_ref)``); by default a ``GameWorker``
+            actor of one CPU. A benchmark gives a stand-in that plays no game.
     """
 
-    def __init__(self, setup: LeagueSetup, size: int) -> None:
-        self._actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(GameWorker)
+    def __init__(self, setup: LeagueSetup, size: int, actor_class: Any = None) -> None:
+        self._actor_class = actor_class or ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(GameWorker)
         self._setup_ref = ray.put(setup)
         self._calls: dict[Any, _Call] = {}
-        self._starting: dict[Any, _Worker] = {}
+        self._starting: dict[Any, tuple[_Worker, futures.Future[Any]]] = {}
+        self._arrived: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        """The refs of calls (and of workers' starts) whose result Ray has, in the order they came."""
+        self._open: list[tuple[int, int]] = []
+        """(games, slot) of started workers with room for a game; stale places (games since changed) are skipped."""
+        self._loaded: list[tuple[int, int]] = []
+        """(-games, slot) of started workers with a game queued; stale places are skipped."""
+        self._ready_count = 0
+        self._given_up_count = 0
         self.ready_at: float | None = None
         """When (``time.monotonic``) every worker had first answered; None until then."""
         self.start_failure = ""
@@ -168,14 +192,14 @@ class WorkerPool:
 
     def broken(self) -> bool:
         """Whether no worker is left to play: every one failed to start too often (``start_failure`` says why)."""
-        return all(worker.given_up for worker in self._workers)
+        return self._given_up_count == len(self._workers)
 
     def submit(self, spec: GameSpec) -> bool:
         """Hand a game to the started worker with the fewest games; False when every one has enough."""
-        open_workers = [worker for worker in self._workers if worker.ready and worker.load() < CALLS_PER_WORKER]
-        if not open_workers:
+        worker = self._least_loaded()
+        if worker is None:
             return False
-        self._call(min(open_workers, key=_Worker.load), spec)
+        self._call(worker, spec)
         return True
 
     def rebalance(self) -> None:
@@ -185,67 +209,88 @@ class WorkerPool:
         begun is played to its end and its record dropped) and the game handed to the idle worker;
         should both be played, the first record back counts and the other is dropped.
         """
-        for idle in [worker for worker in self._workers if worker.ready and not worker.load()]:
-            busiest = max(self._workers, key=lambda worker: len(_queued(worker)))
-            queued = _queued(busiest)
-            if not queued:
+        while (idle := self._least_loaded()) is not None and not idle.load():
+            busiest = self._most_loaded()
+            if busiest is None:
                 return
-            call = queued[-1]
+            call = _queued(busiest)[-1]
             call.taken_over = True
+            self._place(busiest)
             with contextlib.suppress(Exception):  # it came back meanwhile: its twin's record is dropped
                 ray.cancel(call.ref)
             call.twin = self._call(idle, call.spec)
             call.twin.twin = call
 
     def wait(self) -> list[Outcome]:
-        """Wait until something comes back; every game that has (maybe none: a worker started)."""
-        refs = [*self._calls, *self._starting]
-        ready, rest = ray.wait(refs, num_returns=1)
-        if rest:  # all that is back already, stored together
-            ready += ray.wait(rest, num_returns=len(rest), timeout=0)[0]
+        """Wait until something comes back; every game that has (maybe none: a worker started).
+
+        Takes every call Ray has told of since the last wait, so that games that came back together
+        are stored together.
+        """
+        if not self._calls and not self._starting:
+            return []
+        arrived = [self._arrived.get()]
+        with contextlib.suppress(queue.Empty):
+            while len(arrived) < len(self._calls) + len(self._starting):
+                arrived.append(self._arrived.get_nowait())
         outcomes: list[Outcome] = []
-        for ref in ready:
+        for ref in arrived:
             if ref in self._starting:
-                self._answered(self._starting.pop(ref), ref)
+                self._answered(*self._starting.pop(ref))
             elif ref in self._calls:  # not if its worker's death already took it
                 outcomes += self._came_back(self._calls[ref])
         return outcomes
 
+    def _watch(self, ref: Any) -> futures.Future[Any]:
+        """The ref's future; when Ray has its result, the ref goes into the queue that ``wait`` reads."""
+        future = ref.future()
+        future.add_done_callback(lambda _: self._arrived.put(ref))
+        return future
+
     def _call(self, worker: _Worker, spec: GameSpec) -> _Call:
-        call = _Call(worker.actor.play.remote(spec.to_json()), spec, worker)
+        ref = worker.actor.play.remote(spec.to_json())
+        call = _Call(ref, self._watch(ref), spec, worker)
         worker.calls.append(call)
         self._calls[call.ref] = call
+        self._place(worker)
         return call
 
     def _start(self, worker: _Worker) -> None:
+        if worker.ready:
+            self._ready_count -= 1
         worker.actor = self._actor_class.remote(self._setup_ref)
         worker.ready = False
-        self._starting[worker.actor.ready.remote()] = worker
+        ref = worker.actor.ready.remote()
+        self._starting[ref] = (worker, self._watch(ref))
 
-    def _answered(self, worker: _Worker, ref: Any) -> None:
-        try:
-            ray.get(ref)
-        except Exception as error:  # noqa: BLE001 - it died starting: on a node that failed, or ours
+    def _answered(self, worker: _Worker, answer: futures.Future[Any]) -> None:
+        error = answer.exception()
+        if error is not None:  # it died starting: on a node that failed, or ours
             worker.failed_starts += 1
             self.start_failure = _root_cause(error)
             worker.given_up = worker.failed_starts >= START_TRIES
-            if not worker.given_up:
+            if worker.given_up:
+                self._given_up_count += 1
+            else:
                 self._start(worker)
             return
         worker.ready, worker.failed_starts = True, 0
-        if self.ready_at is None and all(w.ready for w in self._workers):
+        self._ready_count += 1
+        self._place(worker)
+        if self.ready_at is None and self._ready_count == len(self._workers):
             self.ready_at = time.monotonic()
 
     def _came_back(self, call: _Call) -> list[Outcome]:
         detail = ""
-        try:
-            record = ray.get(call.ref)
-        except RayActorError:
+        error = call.future.exception()
+        if isinstance(error, RayActorError):
             return self._worker_died(call.worker)  # this game with the rest of its worker's
-        except TaskCancelledError:
+        if isinstance(error, TaskCancelledError):
             record, detail = None, "cancelled on a busy worker"
-        except Exception as error:  # noqa: BLE001 - the game failed for a reason of ours: the runner retries it
+        elif error is not None:  # the game failed for a reason of ours: the runner retries it
             record = infra_record(call.spec.to_json(), failure_detail(getattr(error, "cause", None) or error))
+        else:
+            record = call.future.result()
         self._forget(call)
         return self._settled(call, record, detail)
 
@@ -269,18 +314,19 @@ class WorkerPool:
         calls = list(worker.calls)
         for call in calls:
             self._forget(call)
-        ray.wait([call.ref for call in calls], num_returns=len(calls), timeout=DEAD_WORKER_GRACE_S)
+        futures.wait([call.future for call in calls], timeout=DEAD_WORKER_GRACE_S)
         outcomes, playing = [], True
         for call in calls:
-            try:
-                outcomes += self._settled(call, ray.get(call.ref, timeout=0))
-            except TaskCancelledError:
+            error = call.future.exception() if call.future.done() else TimeoutError("no answer after its worker died")
+            if error is None:
+                outcomes += self._settled(call, call.future.result())
+            elif isinstance(error, TaskCancelledError):
                 outcomes += self._settled(call, None, "cancelled on a busy worker")
-            except (RayActorError, GetTimeoutError) as error:
+            elif isinstance(error, RayActorError | TimeoutError):
                 detail = f"its worker died ({failure_detail(error)})"
                 outcomes += self._settled(call, None, detail, tried=playing and not call.taken_over)
                 playing = playing and call.taken_over
-            except Exception as error:  # noqa: BLE001 - as in _came_back
+            else:  # as in _came_back
                 detail = failure_detail(getattr(error, "cause", None) or error)
                 outcomes += self._settled(call, infra_record(call.spec.to_json(), detail))
         with contextlib.suppress(Exception):
@@ -292,6 +338,45 @@ class WorkerPool:
         self._calls.pop(call.ref, None)
         with contextlib.suppress(ValueError):
             call.worker.calls.remove(call)
+            self._place(call.worker)
+
+    def _place(self, worker: _Worker) -> None:
+        """Put a started worker in the heaps by its games now (its older places go stale: skipped when met)."""
+        if not worker.ready:
+            return
+        load = worker.load()
+        if load < CALLS_PER_WORKER:
+            self._push(self._open, (load, worker.slot))
+        if load > 1:
+            self._push(self._loaded, (-load, worker.slot))
+
+    def _push(self, heap: list[tuple[int, int]], place: tuple[int, int]) -> None:
+        heapq.heappush(heap, place)
+        if len(heap) > HEAP_SLACK * len(self._workers) + 16:  # stale places: rebuild from the workers (rare)
+            current = [(worker.load(), worker.slot) for worker in self._workers if worker.ready]
+            if heap is self._open:
+                heap[:] = [place for place in current if place[0] < CALLS_PER_WORKER]
+            else:
+                heap[:] = [(-load, slot) for load, slot in current if load > 1]
+            heapq.heapify(heap)
+
+    def _least_loaded(self) -> _Worker | None:
+        """The started worker with the fewest games (the lowest slot of those), if one has room."""
+        return self._top(self._open, 1)
+
+    def _most_loaded(self) -> _Worker | None:
+        """The started worker with the most games (the lowest slot of those), if one has a game queued."""
+        return self._top(self._loaded, -1)
+
+    def _top(self, heap: list[tuple[int, int]], sign: int) -> _Worker | None:
+        """The worker at the top of a heap, its stale places dropped on the way."""
+        while heap:
+            games, slot = heap[0]
+            worker = self._workers[slot]
+            if worker.ready and worker.load() == sign * games:
+                return worker
+            heapq.heappop(heap)
+        return None
 
 
 def _queued(worker: _Worker) -> list[_Call]:

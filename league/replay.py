@@ -89,11 +89,19 @@ class RecordedTransport(Transport):
         self.queue = queue
         self.clock = clock
         self.owed = False
+        self.expecting = False
         self.asked_ns = clock()
         self.ended = False
 
+    def expect_request(self) -> None:
+        """The next line sent is a request (``ReplayReferee._ask`` says so before sending it)."""
+        self.expecting = True
+
     def send(self, data: bytes) -> None:
-        if not self.owed:  # a request: its reply is timed from now (later lines are notices)
+        # Only a request starts a reply's clock; greetings and notices (nimmt tells every seat the
+        # reveal, then asks one seat TAKE) and rejections (geister's NG) do not.
+        if self.expecting:
+            self.expecting = False
             self.owed = True
             self.asked_ns = self.clock()
 
@@ -115,6 +123,20 @@ class RecordedTransport(Transport):
             return None
         return self.asked_ns + self.queue[0].elapsed_ms * _NS_PER_MS
 
+    def late_line(self) -> tuple[LineEvent, int] | None:
+        """The next stored reply, with its charge, where it came after the deadline the referee just reached.
+
+        A referee that wakes late finds a line that came after the deadline and judges it (a late
+        reply), where the replay's clock, at the deadline, would see a silence.
+        """
+        due = self.due_ns()
+        if self.ended or due is None:
+            return None
+        elapsed_ms = self.queue[0].elapsed_ms
+        self.clock.advance_to(due)
+        event = self.take_line(False, False, None)
+        return None if event is None else (event, elapsed_ms)
+
     def take_line(self, skip_blank: bool, fragment_at_eof_is_line: bool, cap: int | None) -> LineEvent | None:
         if self.ended:
             return LineEvent(LineKind.EOF, b"", self.clock())
@@ -132,8 +154,9 @@ class RecordedTransport(Transport):
         move = self.queue.popleft()
         if move.event == "eof":
             self.ended = True
-        # A rejected reply the bot follows with another (geister's NG) keeps the request's clock.
-        retried = move.fault is not None and bool(self.queue) and move.event == "line"
+        # A rejected reply the bot follows with another (geister's NG) keeps the request's clock; an
+        # overlong line is rejected so too (the referee skips it and waits on).
+        retried = move.fault is not None and bool(self.queue) and move.event in ("line", "overlong")
         self.owed = retried
 
 
@@ -205,10 +228,18 @@ class ReplayReferee(Referee):
 
     def _ask(self, state: State, requests: list[Request]) -> None:
         self._capture(state, first=True)
+        for request in requests:
+            transport = self._transport(request)
+            if isinstance(transport, RecordedTransport):
+                transport.expect_request()
         super()._ask(state, requests)
         self._capture(state)
 
     def _judge(self, state: State, request: Request, wait: Any, event: LineEvent | None, elapsed_ms: int) -> Any:
+        if event is None and isinstance(wait.transport, RecordedTransport):
+            late = wait.transport.late_line()  # a silence here, where the record has a line read late
+            if late is not None:
+                event, elapsed_ms = late
         action = super()._judge(state, request, wait, event, elapsed_ms)
         if isinstance(wait.transport, RecordedTransport):
             wait.transport.judged()

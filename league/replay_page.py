@@ -3,7 +3,8 @@
 A page holds its data (the frames of one game, or of several stretches for highlights) as JSON,
 the player (``league/replay_assets/player.js``: controls, pacing by tension, the tension curve,
 each move's details) and the game's own viewer (``engine/<game>/viewer.js``, which draws a
-frame). Nothing is fetched: the page opens offline, from a file, and runs no network request.
+frame, with the helpers of ``dom.js`` and the shared scripts its ``view.ASSETS`` names).
+Nothing is fetched: the page opens offline, from a file, and runs no network request.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def page(game: str, reels: list[Reel], heading: str) -> str:
     """
     data = {"game": game, "reels": [reel.to_json() for reel in reels]}
     view = view_module(game)
-    scripts = [_asset(ASSETS, name) for name in getattr(view, "ASSETS", ())]
+    scripts = [_asset(ASSETS, name) for name in ("dom.js", *getattr(view, "ASSETS", ()))]
     scripts.append(_asset(f"engine.{game}", "viewer.js"))
     scripts.append(_asset(ASSETS, "player.js"))
     body = "\n".join(f"<script>{script}</script>" for script in scripts)

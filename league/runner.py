@@ -20,9 +20,7 @@ import contextlib
 import functools
 import hashlib
 import json
-import logging
 import os
-import signal
 import sys
 import threading
 import time
@@ -30,12 +28,12 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from league.config import League
 from league.cores import need_of
 from league.manifest import read_manifest, record_run, write_manifest  # noqa: F401 - read_manifest: callers' import
+from league.ray_session import leave_ray, start_ray, watch_first_worker
 from league.report import remove_report
 from league.schedule import GameSpec, gauntlet, round_robin, solo, tables
 from league.shipping import ShippedPath, pack_all
@@ -153,61 +151,6 @@ def _ship(league: League) -> dict[str, ShippedPath]:
     }
 
 
-class ClusterUnreachable(Exception):
-    """A Ray cluster the driver cannot join; the message names the address, why, and the fix."""
-
-
-def _why_unreachable(address: str, error: ConnectionError) -> str:
-    cause = str(error.__cause__ or error)
-    if "InvalidAuthToken" in cause or "Unauthenticated" in cause:
-        why = (
-            "it refused this machine's token; copy the head's ~/.ray/auth_token here (or set RAY_AUTH_TOKEN)"
-            " and set RAY_AUTH_MODE=token"
-        )
-    else:
-        why = "no Ray head answered there; start one with `ray start --head`, or give the address it printed"
-    return f"cannot join the Ray cluster at {address}: {why}"
-
-
-def start_ray(concurrency: int, address: str | None, working_dir: Path | None) -> bool:
-    """Connect to Ray (a cluster with an address, else an embedded local one); True if we started it.
-
-    Raises:
-        ClusterUnreachable: The cluster at the address cannot be joined.
-    """
-    import ray
-
-    if ray.is_initialized():
-        return False
-    on_sigterm = signal.getsignal(signal.SIGTERM)
-    address = address or os.environ.get("RAY_ADDRESS")
-    if address:
-        project = Path(__file__).resolve().parents[1]
-        modules = [str(project / name) for name in ("engine", "league", "sandbox")]
-        runtime_env: dict[str, Any] = {"py_modules": modules}
-        if working_dir is not None:
-            runtime_env["working_dir"] = str(working_dir)
-        try:
-            ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, logging_level=logging.WARNING)
-        except ConnectionError as error:
-            raise ClusterUnreachable(_why_unreachable(address, error)) from None
-    else:
-        # The embedded cluster turns Ray's token authentication on by itself: good, and not news.
-        logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
-        ray.init(
-            address="local",
-            num_cpus=concurrency,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level=logging.WARNING,
-        )
-    if callable(on_sigterm) and threading.current_thread() is threading.main_thread():
-        # Ray's core sets its own SIGTERM handler (a stack dump, then exit): ours stops the run as
-        # Ctrl-C does, keeping what is stored and saying how to resume.
-        signal.signal(signal.SIGTERM, on_sigterm)
-    return True
-
-
 def run_league(
     league: League,
     address: str | None = None,
@@ -216,45 +159,75 @@ def run_league(
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
 
+    On a cluster the driver joins it first: one it cannot join leaves the report folder as it was.
+
     Args:
         league: The validated league.
         address: A Ray cluster's address (default: ``RAY_ADDRESS``, else a local cluster).
         fresh: Forget stored games first.
         on_progress: Called with (games stored, games in the schedule) after each game.
     """
-    import ray
-
-    from league.pool import WorkerPool  # imports Ray: only a run needs it
-
     started = time.monotonic()
     started_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     specs = schedule(league)
     Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
-    store = ResultStore(league.output / "games.jsonl")
-    store.lock()
-    if fresh:
-        store.reset()
-    done = store.done_ids()
-    write_manifest(league, specs)
-    todo = [spec for spec in specs if spec.game_id not in done]
-    summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())
-    if todo:  # the old report describes other games: gone until this run rewrites it
-        summary.removed_report = bool(remove_report(league.output))
-    if on_progress:
-        on_progress(summary.skipped, summary.total)
-    if not todo:
-        store.close()
-        return summary
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
-    we_started = start_ray(league.config.concurrency, address, working_dir=None)
+    we_started = start_ray(league.config.concurrency, address, working_dir=None) if cluster else False
+    try:
+        store = ResultStore(league.output / "games.jsonl")
+        store.lock()
+        if fresh:
+            store.reset()
+        done = store.done_ids()
+        write_manifest(league, specs)
+        todo = [spec for spec in specs if spec.game_id not in done]
+        summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())
+        if todo:  # the old report describes other games: gone until this run rewrites it
+            summary.removed_report = bool(remove_report(league.output))
+        if on_progress:
+            on_progress(summary.skipped, summary.total)
+        if not todo:
+            store.close()
+            return summary
+        try:
+            we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
+            _play(league, deque(todo), store, summary, cluster, on_progress, started)
+        finally:
+            store.close()
+    finally:
+        if we_started:
+            leave_ray()  # the workers go with it
+            sweep_stale_scratch()  # host scratch folders that killed runs of earlier versions left
+    summary.seconds = time.monotonic() - started
+    with contextlib.suppress(StoreWriteError):  # a disk that refuses this line is told by the store or the report
+        record_run(league.output, started_at, summary.seconds, summary.played)
+    return summary
+
+
+def _play(
+    league: League,
+    pending: deque[GameSpec],
+    store: ResultStore,
+    summary: RunSummary,
+    cluster: bool,
+    on_progress: Callable[[int, int], None] | None,
+    started: float,
+) -> None:
+    """Hand the games out to a pool of workers and store each as it comes back, until none is left or Ctrl-C."""
+    from league.pool import WorkerPool  # imports Ray: only a run needs it
+
     setup = league_setup(league, _ship(league) if cluster else None)  # bot folders go through Ray's object store
-    pending = deque(todo)
     tries: Counter[str] = Counter()
     pool: WorkerPool | None = None
+    first_worker = threading.Event()
+    if cluster:  # a cluster may have no CPU free for a long while: say so rather than wait silently
+        watch_first_worker(first_worker)
     try:
-        pool = WorkerPool(setup, max(1, league.config.concurrency))
+        pool = WorkerPool(setup, max(1, min(league.config.concurrency, len(pending))))  # no idle worker to start
         while pending or pool.busy():
             _hand_out(pool, pending)
+            if pool.busy():
+                first_worker.set()
             if pending and pool.broken():  # no worker can start: every game left fails as ours
                 detail = f"no worker could start ({pool.start_failure})"
                 finished = [infra_record(spec.to_json(), detail) for spec in pending]
@@ -275,17 +248,10 @@ def run_league(
         # Games in flight are dropped with the workers (the next run replays them).
         summary.interrupted = True
     finally:
+        first_worker.set()
         summary.startup_seconds = pool.ready_at - started if pool and pool.ready_at else None
-        store.close()
-        if we_started:
-            ray.shutdown()  # the workers go with it
-            sweep_stale_scratch()  # host scratch folders that killed runs of earlier versions left
-        elif pool:
+        if pool:
             pool.close()
-        summary.seconds = time.monotonic() - started
-        with contextlib.suppress(StoreWriteError):  # a disk that refuses this line is told by the store or the report
-            record_run(league.output, started_at, summary.seconds, summary.played)
-    return summary
 
 
 def _hand_out(pool: WorkerPool, pending: deque[GameSpec]) -> None:

@@ -5,13 +5,18 @@ with no groups: the bind mounts of the jail show it its folder and the files of 
 the files' own permission bits still apply, and for that uid only the bits for "others" count. A
 bot folder of mode 700 or a helper file of mode 600 would make every game a forfeit, so the
 league checks before anything plays and names the first file the bot could not read.
+
+What a bot is shown of the host beyond its working folder follows from its command: the folder of
+every file the command names (a script's helper modules live beside it; ``named_paths`` and
+``bound_folder``). The jail binds those folders, this check walks them, and a cluster run ships
+them (league/shipping.py): all three from the same two functions.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +24,56 @@ WALK_LIMIT = 5_000
 """Entries looked at in one folder tree; past that the rest is not checked (no false refusals)."""
 
 _READ_DIR = stat.S_IROTH | stat.S_IXOTH
+BROAD_FOLDERS = tuple(
+    map(Path, ("/", "/tmp", "/var/tmp", "/home", "/root", "/var", "/run", "/mnt", "/media", "/srv", "/boot"))
+)
+"""Folders never shown to a bot whole because a file it names lies in them (``/tmp`` is its scratch)."""
+_DEVICES = tuple(map(Path, ("/dev", "/proc", "/sys")))
+"""The jail's own: no folder of them is ever bound from the host (``/dev/null`` named is the jail's)."""
+
+
+def named_paths(argv: Sequence[str], cwd: Path) -> list[tuple[str, Path]]:
+    """The existing host paths a command line names, each with the words that name it.
+
+    The program when given by a path (``./bot``, ``/opt/x/bin/bot``; a bare name is found on
+    ``PATH``), and every other argument, or each ``:``-separated part of one (a class path), that
+    is not an option and names a file or folder relative to ``cwd``.
+
+    Args:
+        argv: The command line.
+        cwd: Where it runs.
+
+    Returns:
+        (word, ``cwd / word``) pairs, not resolved, in command order.
+    """
+    found: list[tuple[str, Path]] = []
+    for index, argument in enumerate(argv):
+        if not argument or argument.startswith("-") or (index == 0 and "/" not in argument):
+            continue
+        parts = [argument] if ":" not in argument or os.path.exists(cwd / argument) else argument.split(":")
+        # os.path.exists: a word too long to be a file name (or holding a NUL) is no file, not an error
+        found += [(part, cwd / part) for part in parts if part and os.path.exists(cwd / part)]
+    return found
+
+
+def broad(path: Path) -> bool:
+    """Whether ``path`` (resolved) is a folder too broad to show a bot whole: ``/``, ``/tmp``, a home folder..."""
+    return path in BROAD_FOLDERS or path.parent == Path("/home") or path == Path.home().resolve()
+
+
+def bound_folder(path: Path) -> Path | None:
+    """What a bot is shown for a path its command names (resolved): the folder it lies in, or the folder itself.
+
+    A script's helper modules and data live beside it, so the whole folder comes with it. Where
+    that folder is too broad (``broad``: a script straight in ``/tmp`` or a home folder) the file
+    alone comes; a broad folder named itself, or anything of ``/dev``, ``/proc`` and ``/sys`` (the
+    jail has its own), brings nothing.
+    """
+    if any(path == top or top in path.parents for top in _DEVICES):
+        return None
+    if path.is_dir():
+        return None if broad(path) else path
+    return path if broad(path.parent) else path.parent
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ The launch chain, all started straight from ``subprocess.Popen`` (no Python in t
 * ``prlimit`` sets CPU, file-size, open-file, core and process-count rlimits;
 * ``bwrap`` (as root) gives new pid, ipc, uts and network namespaces (only a loopback of its
   own), a read-only system (``/usr``, ``/etc``), the bot's folder, its interpreter's installation
-  and the files named in its command read-only, a private writable scratch folder (a tmpfs of
-  ``scratch_mb`` at ``/tmp``, also HOME: the only place it can write; ``/dev`` is read-only), a
-  cleared environment and a new session; it dies with the referee;
+  and the folder of each file named in its command (its helper modules) read-only, a private
+  writable scratch folder (a tmpfs of ``scratch_mb`` at ``/tmp``, also HOME: the only place it can
+  write; ``/dev`` is read-only), a cleared environment and a new session; it dies with the referee;
 * ``setpriv`` drops to the slot's own uid and gid with no groups and no capabilities.
 
 As a non-root user the chain is ``prlimit -- bwrap --unshare-all --cap-drop ALL -- BOT`` (user
@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sandbox.access import Unreadable, check_paths, check_program, check_tree
+from sandbox.access import Unreadable, bound_folder, broad, check_paths, check_program, check_tree, named_paths
 from sandbox.cgroups import CgroupSlot, cgroups_problem
 from sandbox.limits import Limits, SandboxMode
 from sandbox.procfs import START_TIME, stat_fields
@@ -179,9 +179,13 @@ def _sweep_once() -> None:
 
 
 def _installation_roots(path: Path) -> set[Path]:
-    """Folders an installed program needs: the prefix above its ``bin``/``shims``, or its folder."""
+    """Folders an installed program needs: the prefix above its ``bin``/``shims``, or its folder (never a broad one)."""
     folder = path.parent
-    return {folder.parent if folder.name in ("bin", "shims", "sbin") else folder}
+    root = folder.parent if folder.name in ("bin", "shims", "sbin") else folder
+    for candidate in (root, folder):
+        if not broad(candidate):
+            return {candidate}
+    return {path}
 
 
 def _shebang_program(path: Path) -> Path | None:
@@ -201,7 +205,10 @@ def _is_system(path: Path) -> bool:
 
 
 def exposed_paths(argv: Sequence[str], cwd: Path, extra: Sequence[str] = ()) -> list[Path]:
-    """Host paths the bot needs read-only: its folder, its interpreter, the files of its command.
+    """Host paths the bot needs read-only: its folder, its interpreter, the folders of the files of its command.
+
+    A file its command names comes with the folder it lies in (``sandbox.access.bound_folder``), so
+    a script named from outside its working folder still finds its helper modules beside it.
 
     Args:
         argv: The bot's command line.
@@ -218,10 +225,10 @@ def exposed_paths(argv: Sequence[str], cwd: Path, extra: Sequence[str] = ()) -> 
             if not _is_system(candidate):
                 wanted |= _installation_roots(candidate)
         located = _shebang_program(located.resolve())
-    for argument in argv[1:]:
-        for part in argument.split(":") if ":" in argument else [argument]:
-            if part and not part.startswith("-") and os.path.exists(cwd / part):  # False for any OSError
-                wanted.add((cwd / part).resolve())
+    for _, path in named_paths(argv, cwd):
+        resolved = path.resolve()
+        folder = None if _is_system(resolved) else bound_folder(resolved)
+        wanted |= {folder} if folder is not None else set()
     wanted |= {Path(p).resolve() for p in extra}
     kept = sorted(p for p in wanted if not _is_system(p) and p.exists())
     return [p for p in kept if not any(other in p.parents for other in kept)]
@@ -276,8 +283,9 @@ class Sandbox:
 
         Only bots that run as a uid of their own can meet such a file. Checked: the working
         folder itself; the program (executable by others); the folder of every file its command
-        names, walked (its helper files live there), and the working folder too when it was given
-        as the bot's own; the other exposed paths (its interpreter's installation, ``read_only``).
+        names, walked (its helper files live there: the jail shows it whole), and the working
+        folder too when it was given as the bot's own; the other exposed paths (its interpreter's
+        installation, ``read_only``).
 
         Args:
             argv: The bot's command line.
@@ -296,13 +304,10 @@ class Sandbox:
         if located is not None and not _is_system(located):
             found = found or check_program(located)
         walked = [folder] if own_folder else []
-        named = [located] if located is not None and "/" in program else []
-        named += [
-            (folder / a).resolve() for a in argv[1:] if a and not a.startswith("-") and os.path.exists(folder / a)
-        ]  # os.path.exists: a word too long to be a file name is no file, not an error
-        for path in named:
-            if not _is_system(path):
-                walked.append(path if path.is_dir() else path.parent)
+        for _, path in named_paths(argv, folder):  # the folders the jail shows with them (exposed_paths)
+            resolved = path.resolve()
+            bound = None if _is_system(resolved) else bound_folder(resolved)
+            walked += [bound] if bound is not None else []
         for root in dict.fromkeys(walked):
             found = found or check_tree(root)
         exposed = exposed_paths(argv, folder, [*self.limits.read_only, *read_only])

@@ -9,6 +9,7 @@ import pytest
 
 from league.cli import main
 from sandbox.procfs import STATE, children_of, descendants, process_table, stat_fields
+from tests.browser import Browser, chromium_path
 
 BOTS = Path(__file__).resolve().parent / "bots"
 
@@ -149,3 +150,12 @@ def write_league(folder, **overrides) -> Path:
     path = Path(folder) / "league.yaml"
     path.write_text(yaml.safe_dump(config))
     return path
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless chromium for the whole session's pages; skips when chromium is not installed."""
+    if chromium_path() is None:
+        pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    with Browser() as running:
+        yield running

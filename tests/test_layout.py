@@ -39,11 +39,11 @@ def test_a_package_imports_nothing_it_must_not_know(package, forbidden):
             assert name.split(".")[0] not in forbidden, f"{path.relative_to(ROOT)} imports {name}"
 
 
-def test_ray_is_imported_by_the_runner_and_its_worker_pool_alone():
+def test_ray_is_imported_by_the_runner_its_worker_pool_and_its_session_alone():
     users = [
         p.relative_to(ROOT).as_posix() for p in modules("league") if "ray" in {n.split(".")[0] for n in imports_of(p)}
     ]
-    assert sorted(users) == ["league/pool.py", "league/runner.py"]
+    assert sorted(users) == ["league/pool.py", "league/ray_session.py", "league/runner.py"]
 
 
 def test_the_command_line_modules_do_not_import_each_other():

@@ -130,6 +130,8 @@ class Attack2048State(State):
     faulted: int | None = None
     fault_role: str = ""
     _last_slide: tuple[str, Board, SlideOutcome] | None = field(default=None, repr=False, compare=False)
+    _last_ply: tuple[str, int, int | str, int] | None = field(default=None, repr=False, compare=False)
+    _first_half_board: Board | None = field(default=None, repr=False, compare=False)
 
     # -- halves ----------------------------------------------------------------------------
     def start_half(self, half: int) -> None:
@@ -145,6 +147,21 @@ class Attack2048State(State):
             self.to_move = DEFEND
         self.score = self.plies = self.twos = self.fours = self.credits = 0
         self.asked = []
+        self._last_ply = None
+
+    @property
+    def last_ply(self) -> tuple[str, int, int | str, int] | None:
+        """The last ply of this half, for replay viewers (not kept in JSON).
+
+        ``("place", seat, cell index, value)`` or ``("slide", seat, direction U R D L, gain)``;
+        None before the half's first ply.
+        """
+        return self._last_ply
+
+    @property
+    def first_half_board(self) -> Board | None:
+        """The board half 1 ended on (None before), for replay viewers (not kept in JSON)."""
+        return self._first_half_board
 
     @property
     def attacker(self) -> int:
@@ -254,6 +271,7 @@ class Attack2048State(State):
         self.total_plies += 1
         if request.role == ATTACK:
             self._place(action)
+            self._last_ply = ("place", request.seat, SIZE * action.y + action.x, action.value)
             if not GEOMETRY.can_move(self.board):
                 self._end_half(STUCK)
                 return
@@ -266,6 +284,7 @@ class Attack2048State(State):
         before_max = max(self.board)
         self.board = outcome.board
         self.score += outcome.gain
+        self._last_ply = ("slide", request.seat, action.direction, outcome.gain)
         if self.fours_allowed() and self.four_on_new_max and max(self.board) > before_max:
             self.credits += 1
         if self._capped():
@@ -306,6 +325,7 @@ class Attack2048State(State):
     def _end_half(self, end: str) -> None:
         self.halves.append(self._half_record(end))
         if self.half == 1:
+            self._first_half_board = self.board
             self.start_half(2)
             return
         self.over = True

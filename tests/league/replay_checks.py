@@ -47,7 +47,7 @@ def play_league(folder: Path, config: dict[str, Any]) -> Path:
 def stored_moves(replays: LeagueReplays, record: dict[str, Any]) -> list[tuple[Any, ...]]:
     """A stored game's moves as (seat, role, reply, ms, fault, event), sorted."""
     moves = replays.store.details([record["game_id"]])[record["game_id"]]["moves"]
-    return sorted((m[0], m[1], m[2], m[3], m[4], m[5] if len(m) > 5 else "line") for m in moves)
+    return sorted(((m[0], m[1], m[2], m[3], m[4], m[5] if len(m) > 5 else "line") for m in moves), key=repr)
 
 
 def assert_replays_exactly(folder: Path) -> Counter[str]:
@@ -58,9 +58,12 @@ def assert_replays_exactly(folder: Path) -> Counter[str]:
         replay = replays.replay(record)
         assert replay.diverged == "", f"{record['game_id']}: {replay.diverged}"
         replayed = sorted(
-            (m["seat"], m["role"], m["reply"], m["ms"], m.get("fault"), m.get("event", "line"))
-            for frame in replay.frames
-            for m in frame.moves
+            (
+                (m["seat"], m["role"], m["reply"], m["ms"], m.get("fault"), m.get("event", "line"))
+                for frame in replay.frames
+                for m in frame.moves
+            ),
+            key=repr,
         )
         assert replayed == stored_moves(replays, record), f"{record['game_id']}: moves differ"
         assert len(replay.frames) >= 2, f"{record['game_id']}: a game shows its start and its end"

@@ -53,9 +53,9 @@ class LoopbackCluster:
         self.groups: dict[str, int] = {}
         self.node_ids: dict[str, str] = {}
 
-    def start(self, name: str) -> None:
-        """Start node ``name`` (the first one is the head) with one CPU and a bot cache of its own."""
-        options = ["--num-cpus=1", "--object-store-memory=100000000", "--disable-usage-stats"]
+    def start(self, name: str, cpus: int = 1) -> None:
+        """Start node ``name`` (the first one is the head) with ``cpus`` CPUs and a bot cache of its own."""
+        options = [f"--num-cpus={cpus}", "--object-store-memory=100000000", "--disable-usage-stats"]
         options += [f"--temp-dir={self.folder / name}", "--node-ip-address=127.0.0.1"]
         if not self.address:
             port = _free_port()

@@ -88,7 +88,7 @@ def test_the_cpu_clock_tolerates_up_to_twice_the_cores(tmp_path, league_cli, mac
     machine_of(2)
     assert "WARNING" not in validate(league_cli, write_league(tmp_path, concurrency=4, clock="cpu"))
     err = validate(league_cli, write_league(tmp_path, concurrency=5, clock="cpu"))
-    assert "wall guard of clock: cpu" in err and "give concurrency: 2" in err
+    assert "wall guard of clock: cpu" in err and "give concurrency: 4" in err, "what clock: cpu allows, not the cores"
 
 
 def test_a_cluster_s_cores_are_not_guessed(tmp_path, league_cli, machine_of, monkeypatch):
@@ -99,8 +99,51 @@ def test_a_cluster_s_cores_are_not_guessed(tmp_path, league_cli, machine_of, mon
 
 
 def test_a_table_larger_than_the_machine_names_other_fixes():
+    warning = oversubscription_warning(1, 5, "wall", cores=3)
+    assert warning is not None and "give concurrency" not in warning
+    assert "use clock: cpu (fair up to concurrency: 1), fewer players per table" in warning
     warning = oversubscription_warning(1, 5, "wall", cores=2)
-    assert warning is not None and "give concurrency" not in warning and "clock: cpu" in warning
+    assert warning is not None and warning.endswith("use fewer players per table or a machine with more cores")
+    assert "clock: cpu" not in warning, "5 bots at once are more than clock: cpu allows on 2 cores"
+    on_cpu = oversubscription_warning(1, 5, "cpu", cores=2)
+    assert on_cpu is not None and on_cpu.endswith("use fewer players per table or a machine with more cores")
+
+
+@pytest.mark.parametrize(
+    ("concurrency", "need", "clock", "cores", "fix"),
+    [
+        (3, 1, "wall", 2, "give concurrency: 2, or clock: cpu (fair up to concurrency: 4)"),
+        (4, 1, "wall", 2, "give concurrency: 2, or clock: cpu (fair up to concurrency: 4)"),
+        (32, 1, "wall", 2, "give concurrency: 2, or concurrency: 4 with clock: cpu"),
+        (2, 3, "wall", 4, "give concurrency: 1, or clock: cpu (fair up to concurrency: 2)"),
+        (5, 1, "cpu", 2, "give concurrency: 4"),
+        (32, 1, "cpu", 2, "give concurrency: 4"),
+        (3, 3, "cpu", 4, "give concurrency: 2"),
+    ],
+)
+def test_the_warning_names_a_concurrency_that_fits_under_each_clock(concurrency, need, clock, cores, fix):
+    warning = oversubscription_warning(concurrency, need, clock, cores=cores)
+    assert warning is not None and warning.endswith(fix), warning
+    assert f"= {concurrency * need} bots thinking at once on {cores} cores" in warning
+
+
+def test_no_warning_where_the_clock_allows_it():
+    assert oversubscription_warning(2, 1, "wall", cores=2) is None
+    assert oversubscription_warning(4, 1, "cpu", cores=2) is None
+    assert oversubscription_warning(2, 3, "cpu", cores=3) is None
+
+
+def test_on_a_cluster_its_cpus_count_and_each_game_takes_one():
+    level, line = cores.cluster_note(4, 1, "wall", None)
+    assert level == "note" and "cannot be checked from here" in line and "give --address" in line
+    level, line = cores.cluster_note(16, 1, "wall", 16)
+    assert level == "note" and "= 16 bots thinking at once on the cluster's 16 CPUs" in line
+    level, line = cores.cluster_note(32, 1, "wall", 16)
+    assert level == "note" and "16 play (a CPU each) while the others wait" in line
+    level, line = cores.cluster_note(8, 5, "wall", 16)
+    assert level == "WARNING" and "40 bots thinking at once on the cluster's 16 CPUs" in line
+    assert line.endswith("give concurrency: 3, or concurrency: 6 with clock: cpu")
+    assert [cores.cluster_concurrency(cpus, need) for cpus, need in ((16, 5), (2, 5), (0, 1))] == [3, 1, 1]
 
 
 def test_a_pinned_game_s_jailed_bots_run_on_its_core(tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ from collections import Counter, deque
 
 from league import runner
 from league.config import load_league
-from league.pool import START_TRIES, GameWorker, Outcome, WorkerPool
+from league.pool import CALLS_PER_WORKER, HEAP_SLACK, START_TRIES, GameWorker, Outcome, WorkerPool
 from league.runner import TASK_RETRIES, _settle, league_setup, run_league, schedule
 from league.worker import infra_record, play_game
 from tests.conftest import write_league
@@ -99,6 +99,79 @@ def test_an_idle_worker_takes_over_a_game_queued_behind_a_long_one_and_each_game
     worker = {outcome.spec.game_id: outcome.record["worker"] for outcome in outcomes}
     assert worker[long_games[1].game_id] == worker[short_game.game_id], "the idle worker took it over"
     assert worker[long_games[0].game_id] != worker[short_game.game_id]
+
+
+class GatedStandIn:
+    """Every worker of a pool at once (one async actor): each game waits for ``open`` and comes back unplayed."""
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.gate = asyncio.Event()
+        self.played = 0
+
+    async def ready(self) -> bool:
+        return True
+
+    async def open(self) -> None:
+        self.gate.set()
+
+    async def play(self, spec: dict) -> dict:
+        await self.gate.wait()
+        self.played += 1
+        return infra_record(spec, "a stand-in played it")
+
+    async def count(self) -> int:
+        return self.played
+
+
+class SharedActor:
+    """An actor class whose every actor is the one given."""
+
+    def __init__(self, actor) -> None:
+        self.actor = actor
+
+    def remote(self, *_):
+        return self.actor
+
+
+def test_many_workers_hold_three_games_each_spread_evenly_and_what_comes_back_together_is_taken_at_once(
+    ray_local, tmp_path
+):
+    workers = 400
+    league = load_league(write_league(tmp_path, games_per_pair=2 * workers))  # 3 pairs: 2,400 games
+    specs = schedule(league)[: workers * CALLS_PER_WORKER + 1]
+    stand_in = ray_local.remote(num_cpus=0, max_concurrency=10_000)(GatedStandIn).remote()
+    with started(WorkerPool(league_setup(league), workers, actor_class=SharedActor(stand_in))) as pool:
+        for round_ in range(1, CALLS_PER_WORKER + 1):
+            assert all(pool.submit(spec) for spec in specs[(round_ - 1) * workers : round_ * workers])
+            assert {worker.load() for worker in pool._workers} == {round_}, "the least loaded worker gets the game"
+        assert not pool.submit(specs[-1]), "every worker holds three games at most"
+        ray_local.get(stand_in.open.remote())
+        deadline = time.monotonic() + 60
+        while ray_local.get(stand_in.count.remote()) < len(specs) - 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)  # every game is back: their replies reach the driver
+        waits, outcomes = 0, []
+        while pool.busy():
+            outcomes += pool.wait()
+            waits += 1
+    assert sorted(outcome.spec.game_id for outcome in outcomes) == sorted(spec.game_id for spec in specs[:-1])
+    assert waits <= 3, f"{waits} waits for {len(outcomes)} games that came back at once"
+
+
+def test_the_pools_heaps_stay_small_over_a_long_league(ray_local, tmp_path):
+    short = {"short": {"turns_per_player": 2}}
+    league = load_league(write_league(tmp_path, variants=short, games_per_pair=30))  # 90 games
+    specs = deque(schedule(league))
+    with started(WorkerPool(league_setup(league), 2)) as pool:
+        while specs or pool.busy():
+            while specs and pool.submit(specs[0]):
+                specs.popleft()
+            if not specs:
+                pool.rebalance()
+            pool.wait()
+            assert len(pool._open) <= HEAP_SLACK * 2 + 16 and len(pool._loaded) <= HEAP_SLACK * 2 + 16
 
 
 class Unreadable:

@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from league.cli import main
 from league.replay_files import LeagueReplays
-from tests.browser import Browser, chromium_path
+from tests.browser import Browser
 from tests.conftest import BOTS
 from tests.league.replay_checks import assert_replays_exactly, check_viewer, play_league
 
@@ -45,14 +44,6 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "games_per_pair": 2,
         },
     )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if chromium_path() is None:
-        pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    with Browser() as running:
-        yield running
 
 
 def test_every_stored_game_replays_to_its_stored_result_and_moves(league: Path):

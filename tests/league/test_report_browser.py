@@ -21,22 +21,13 @@ from league.report_games import games_html
 from league.runner import league_setup, schedule
 from league.store import ResultStore
 from league.worker import play_game
-from tests.browser import Browser, Page, chromium_path
+from tests.browser import Browser, Page
 from tests.conftest import BOTS, write_league
 from tests.league.made_up_games import BIG_SCORE, HOSTILE, made_up_records, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "reports" / "screenshots" / "report.png"
 GAMES = 450  # three pages of 200
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless chromium for the module's pages; skips when chromium is not installed."""
-    if chromium_path() is None:
-        pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    with Browser() as running:
-        yield running
 
 
 RECORDS = made_up_records(GAMES)
