@@ -374,7 +374,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     given = "concurrency" in config.model_fields_set
     if not given:  # a core for every bot thinking at once
         need = need_of(config.format, config.players_per_table, games, bots)
-        config = config.model_copy(update={"concurrency": default_concurrency(need)})
+        config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
     return League(config, path, games, bots, concurrency_given=given)
 
 

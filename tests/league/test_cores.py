@@ -59,7 +59,12 @@ def without_concurrency(path):
 
 def test_the_default_concurrency_gives_every_thinking_bot_a_core(tmp_path, machine_of):
     machine_of(4)
-    assert load_league(without_concurrency(write_league(tmp_path))).config.concurrency == 4
+    assert load_league(without_concurrency(write_league(tmp_path))).config.concurrency == 3, "a core for the league"
+    on_cpu = without_concurrency(write_league(tmp_path, clock="cpu"))
+    assert load_league(on_cpu).config.concurrency == 4, "clock: cpu charges no wait for a core"
+    machine_of(1)
+    assert load_league(without_concurrency(write_league(tmp_path))).config.concurrency == 1
+    machine_of(4)
     assert load_league(write_league(tmp_path, concurrency=7)).config.concurrency == 7, "a given value is kept"
     table_programs = [{"name": f"p{k}", "command": f"python3 {BOTS / 'nimmt_hostile.py'} plain"} for k in range(3)]
     tables = nimmt_league(tmp_path, bots=table_programs, players_per_table=3, output=str(tmp_path / "out"))
