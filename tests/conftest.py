@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -12,6 +13,15 @@ from sandbox.procfs import STATE, children_of, descendants, process_table, stat_
 from tests.browser import Browser, chromium_path
 
 BOTS = Path(__file__).resolve().parent / "bots"
+
+
+def with_ctrl_c() -> None:
+    """For ``Popen(preexec_fn=...)``: Ctrl-C back to its default in a child we will interrupt.
+
+    A shell starts background jobs with SIGINT ignored (``nohup``, ``&``), and a child inherits
+    that: its Ctrl-C would do nothing, which is right for such a job and wrong for a test of Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def bot_command(script: str) -> str:

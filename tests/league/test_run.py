@@ -16,7 +16,7 @@ from engine.core import plural
 from league.config import load_league
 from league.report import write_report
 from league.runner import run_league, schedule
-from tests.conftest import write_league
+from tests.conftest import with_ctrl_c, write_league
 from tests.league.test_tables import nimmt_league
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,7 +150,9 @@ def test_ctrl_c_after_fresh_stops_cleanly_keeps_what_is_done_and_leaves_no_stale
     for name in ("report.md", "index.html", "standings.csv"):  # the report of an earlier run
         (output / name).write_text("an earlier league's report\n")
     command = [sys.executable, "-m", "league", "run", str(path), "--quiet", "--fresh"]
-    driver = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    driver = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=with_ctrl_c
+    )
     deadline = time.monotonic() + 240
     while len(stored_ids(output)) < 1 and driver.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -14,7 +14,7 @@ import pytest
 import sandbox.jail
 from sandbox.jail import SCRATCH_PREFIX, jail_problem, sweep_stale_scratch
 from sandbox.procfs import START_TIME, stat_fields
-from tests.conftest import BOTS, alive, bot_command, processes_below, seated
+from tests.conftest import BOTS, alive, bot_command, processes_below, seated, with_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[2]
 TMP = Path(tempfile.gettempdir())
@@ -56,7 +56,8 @@ def _league_play_waiting_on_a_silent_bot() -> tuple[subprocess.Popen, list[int]]
     """``league play`` with a jailed bot that never answers; the player and the bot's processes."""
     command = [sys.executable, "-m", "league", "play", "versus2048", bot_command(SILENT), "greedy"]
     command += ["--set", "pregame_time_ms=60000", "--sandbox", "strict"]
-    player = subprocess.Popen(command, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    player = subprocess.Popen(command, cwd=ROOT, start_new_session=True, preexec_fn=with_ctrl_c, **pipes)
     deadline = time.monotonic() + 60
     while not processes_below(player.pid, f"{BOTS / SILENT}") and time.monotonic() < deadline:
         time.sleep(0.05)
