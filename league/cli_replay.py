@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Write (or print) a stored game's replay, or the league's highlights."""
     if (args.game_id is None) == (args.highlights is None):
         raise UsageError("name one game (league replay DIR GAME_ID) or ask for --highlights N, not both")
+    if args.output:
+        _check_output(Path(args.output))
     replays = LeagueReplays(Path(args.folder))
     if args.highlights is not None:
         if args.highlights < 1:
@@ -42,6 +45,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     print(replays.write(args.game_id, Path(args.output) if args.output else None))
     return 0
+
+
+def _check_output(path: Path) -> None:
+    """Refuse an ``-o`` that names a folder or lies in a folder that is missing or not writable."""
+    if path.is_dir():
+        raise UsageError(f"-o {path}: that is a folder; name the page's file, e.g. {path / 'replay.html'}")
+    folder = path.resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise UsageError(f"-o {path}: {folder} does not exist or is not writable; give a writable path")
 
 
 def print_replay(game: str, title: str, replay: Replay) -> None:

@@ -16,6 +16,7 @@ rather than passing off another game as the stored one.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 from collections import deque
@@ -310,7 +311,7 @@ def replay_game(game: Game, record: dict[str, Any]) -> Replay:
     """
     spec = record["spec"]
     seats = list(spec["seats"])
-    moves = [StoredMove.from_stored(move) for move in record.get("moves") or []]
+    moves = _with_events(record.get("moves") or [], record["result"])
     queues: dict[tuple[int, str], deque[StoredMove]] = {}
     for move in moves:
         queues.setdefault((move.seat, move.role), deque()).append(move)
@@ -356,6 +357,21 @@ def replay_match(game: Game, seats: Sequence[str], seed: int, record: MatchRecor
         ],
     }
     return replay_game(game, stored)
+
+
+def _with_events(stored: list[Sequence[Any]], result: dict[str, Any]) -> list[StoredMove]:
+    """The stored moves, each with what came.
+
+    Records from before moves kept their event lack it: there an offender's last empty reply in a
+    game that ended by a CRASH is the end of its stream, other empty faulted replies are silences.
+    """
+    moves = [StoredMove.from_stored(move) for move in stored]
+    if result.get("termination") == "CRASH":
+        for seat in result.get("offenders") or []:
+            last = max((i for i, move in enumerate(moves) if move.seat == seat), default=None)
+            if last is not None and len(stored[last]) <= 5 and not moves[last].reply and moves[last].fault:
+                moves[last] = dataclasses.replace(moves[last], event="eof")
+    return moves
 
 
 def _refused_launches(stored: dict[str, Any], moves: list[StoredMove], roles: Sequence[str]) -> set[tuple[int, str]]:

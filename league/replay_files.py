@@ -16,6 +16,7 @@ from league.cli_args import UsageError
 from league.replay import Replay, game_for_record, replay_game
 from league.replay_page import Reel, page
 from league.store import ResultStore
+from league.store_faults import StoreWriteError
 
 HIGHLIGHT_WINDOW = 20
 """Frames in a highlight: the stretch of a game with the highest mean tension."""
@@ -82,7 +83,10 @@ class LeagueReplays:
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            raise UsageError(f"{self.folder}: no game {game_id!r}; `league games {self.folder}` lists them")
+            raise UsageError(
+                f"{self.folder}: no game {game_id!r}; {self.folder / 'games.csv'} and the report's games list hold"
+                " every game's id"
+            )
         raise UsageError(f"{game_id!r} starts {len(matches)} game ids; give more of it")
 
     def replay(self, record: dict[str, Any]) -> Replay:
@@ -116,7 +120,8 @@ class LeagueReplays:
         """
         candidates = _candidates(self.records, HIGHLIGHT_CANDIDATES)
         found = [(tensest(self.replay(record), HIGHLIGHT_WINDOW), record) for record in candidates]
-        found.sort(key=lambda pair: (-pair[0].mean, pair[1]["game_id"]))
+        # A game shorter than a stretch (a fault at the start) comes after every full one.
+        found.sort(key=lambda pair: (len(pair[0].replay.frames) < HIGHLIGHT_WINDOW, -pair[0].mean, pair[1]["game_id"]))
         reels = []
         for place, (stretch, record) in enumerate(found[:count], start=1):
             title = f"{place}. {self.title(record)}, frames {stretch.start + 1}-{stretch.end + 1}"
@@ -135,7 +140,7 @@ def tensest(replay: Replay, window: int) -> Stretch:
     running = best_sum
     for start in range(1, len(tensions) - width + 1):
         running += tensions[start + width - 1] - tensions[start - 1]
-        if running > best_sum + 1e-12:
+        if running >= best_sum - 1e-12:  # ties go to the later stretch, nearer the end that decided it
             best_start, best_sum = start, running
     return Stretch(replay, best_start, best_start + width - 1, best_sum / width)
 
@@ -166,5 +171,13 @@ def _scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    """Write a page; a disk or a path that refuses it is ``StoreWriteError`` (one line, exit 3)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        why = error.strerror or type(error).__name__
+        raise StoreWriteError(
+            f"{path}: cannot write this replay page ({why}); make room, fix the permissions, or move away what is"
+            f" in the way ({path.parent} must be a folder)"
+        ) from None

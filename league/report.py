@@ -190,7 +190,14 @@ def write_report(
     parts.tables["games.csv"] = games_frame(rows, replay)
     links = write_replays(folder, manifest, records, games.store)
     watch = links.games if links else None
-    games_blocks = [links.paragraph(len(rows))] if links else []
+    games_blocks = [links.paragraph(len(rows), sum(row.faulted for row in rows))] if links else []
+    if links and links.highlights:
+        games_blocks.append(
+            Raw(
+                '<p><a href="replays/highlights.html">Watch the league\'s most tense stretches</a></p>',
+                "[Watch the league's most tense stretches](replays/highlights.html)",
+            )
+        )
     games_blocks.append(Raw(games_html(rows, replay, watch=watch), games_markdown(rows, replay, watch=watch)))
     sections = [
         header_section(manifest, records, bots, games.variants),

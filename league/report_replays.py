@@ -33,11 +33,20 @@ class ReplayLinks:
     games: frozenset[str]
     highlights: bool
 
-    def paragraph(self, total: int) -> Paragraph:
-        """The Games section's sentence on replays."""
+    def paragraph(self, total: int, faulted: int) -> Paragraph:
+        """The Games section's sentence on replays, ``faulted`` of the ``total`` games having ended by a fault."""
         some = "every game has" if len(self.games) == total else f"{len(self.games):,} of {total:,} games have"
-        which = "" if len(self.games) == total else " (the faulted ones)"
-        tense = " The league's most tense stretches are on replays/highlights.html." if self.highlights else ""
+        if len(self.games) == total:
+            which = ""
+        elif len(self.games) < faulted:
+            which = f" (the first {len(self.games):,} of the {faulted:,} faulted ones, in schedule order)"
+        else:
+            which = " (the faulted ones)"
+        tense = (
+            " The league's most tense stretches are on replays/highlights.html (linked above)."
+            if self.highlights
+            else ""
+        )
         return Paragraph(
             f"Replays: {some} a page in replays/ that plays it in the browser{which}; `league replay DIR GAME_ID`"
             f" writes any other, and `--print` shows it move by move.{tense}"

@@ -17,7 +17,7 @@ ASSETS = ("tiles2048.js",)
 
 TENSION = (
     "Tension rises as the defender's board fills up and runs out of slides, and in the second half as the new"
-    " defender's score closes in on the score to beat from the first half."
+    " defender's score closes in on the score to beat from the first half; once it is passed, the match is decided."
 )
 
 
@@ -79,7 +79,8 @@ def frame(state: Attack2048State) -> dict[str, Any]:
 def tension(state: Attack2048State) -> float:
     """0 (calm) to 1: the board's fill and stiffness (three quarters), and in half 2 the race to half 1's score.
 
-    The race is 1 when the second defender's score equals the first's, falling off as they differ.
+    The race is 1 when the second defender's score equals the first's, falling off as they differ;
+    once the score to beat is passed the match is decided, and tension drops to a fifth of the board's.
     Right after half 1 ended, its final board counts (the moment it was decided), not half 2's fresh one.
     """
     board = state.board
@@ -89,6 +90,8 @@ def tension(state: Attack2048State) -> float:
     race = 0.0
     if state.half == 2 and state.halves:
         to_beat = state.halves[0]["score"]
+        if state.score > to_beat:  # passed: the match is decided, whatever the rest of the half does
+            return round(0.2 * crowd, 4)
         race = 1 - abs(state.score - to_beat) / max(state.score, to_beat, 1)
     return min(1.0, 0.75 * crowd + 0.25 * race)
 

@@ -171,7 +171,8 @@ window.LeagueViewer = (function () {
     render(element, frame, previous, reel, options) {
       element.replaceChildren();
       const versus = frame.mode === "versus";
-      const main = Math.max(7, Math.min(26, Math.floor(430 / frame.H), Math.floor((versus ? 400 : 520) / frame.W)));
+      // Big enough for the block numbers (13 px and up) on the Large well too (20 x 36), both wells side by side.
+      const main = Math.max(7, Math.min(26, Math.floor(720 / frame.H), Math.floor((versus ? 520 : 760) / frame.W)));
       const turn = frame.over ? `over after ${frame.turn} turns` : `turn ${frame.turn + 1} of ${frame.N}`;
       const head = `${versus ? "versus" : "solo"} · well ${frame.W}×${frame.H}, runs summing to ${frame.S} erase · ${turn}`;
       element.append(el("p", { fontSize: "16px", fontWeight: "bold", margin: "0 0 8px 0" }, head));

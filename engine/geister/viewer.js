@@ -221,5 +221,15 @@
       seats.append(status);
       element.append(row);
     },
+    // Seen from one seat, the other seat's setup line (which names its red ghosts) is hidden too.
+    moveText(move, options) {
+      const view = (options && options.view) || "all";
+      const hidden = view !== "all" && move.seat !== Number(view.split(" ")[1]);
+      return hidden && move.reply.startsWith("SET:") ? "SET:???? (hidden from this seat)" : move.reply;
+    },
+    showsStderrOf(seat, options) {
+      const view = (options && options.view) || "all";
+      return view === "all" || seat === Number(view.split(" ")[1]);
+    },
   };
 })();

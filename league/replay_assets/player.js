@@ -30,12 +30,23 @@
   };
   window.replayPlayer = player;
 
-  // Auto pacing: a calm frame shows for FASTEST_MS, the tensest for SLOWEST_MS, linear between.
+  // Auto pacing: a calm frame shows for FASTEST_MS, the tensest for SLOWEST_MS, on the square of
+  // the tension between, so calm and middling stretches race and only the tense ones slow down.
   player.delayFor = function (tension) {
     if (player.speed !== "auto") return 1000 / Number(player.speed);
     const t = Math.min(1, Math.max(0, tension));
-    return FASTEST_MS + (SLOWEST_MS - FASTEST_MS) * t;
+    return FASTEST_MS + (SLOWEST_MS - FASTEST_MS) * t * t;
   };
+
+  // A reply as the bot sent it: stored bytes as Latin-1 characters, shown as UTF-8 where they are.
+  function asSent(text) {
+    const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch (error) {
+      return text;
+    }
+  }
 
   function frames() {
     return player.reels[player.reel].frames;
@@ -73,7 +84,8 @@
     table.append(head);
     for (const move of frame.moves) {
       const row = el("tr", move.fault ? { class: "fault" } : {});
-      const what = move.event && move.event !== "line" ? `(${move.event})` : move.reply;
+      const reply = viewer.moveText ? viewer.moveText(move, player.options) : move.reply;
+      const what = move.event && move.event !== "line" ? `(${move.event})` : asSent(reply);
       row.append(el("td", {}, String(move.seat)));
       row.append(el("td", {}, reel.seats[move.seat] || ""));
       row.append(el("td", {}, move.role));
@@ -192,8 +204,9 @@
     $("diverged").hidden = !reel.diverged;
     $("tension-text").textContent = reel.tension_text;
     const tails = $("stderr");
-    tails.replaceChildren(el("summary", {}, reel.stderr.length ? `stderr of ${reel.stderr.length} process(es)` : "no stderr kept"));
-    for (const tail of reel.stderr) {
+    const kept = reel.stderr.filter((tail) => !viewer.showsStderrOf || viewer.showsStderrOf(tail.seat, player.options));
+    tails.replaceChildren(el("summary", {}, kept.length ? `stderr of ${kept.length} process(es)` : "no stderr shown"));
+    for (const tail of kept) {
       tails.append(el("h4", {}, `seat ${tail.seat} (${reel.seats[tail.seat] || ""}), ${tail.role}, process ${tail.epoch + 1}`));
       tails.append(el("pre", {}, tail.text));
     }
@@ -227,6 +240,8 @@
       for (const value of option.values) select.append(el("option", { value }, value));
       select.onchange = () => {
         player.options[option.name] = select.value;
+        select.blur(); // the arrow keys step again, not change the option
+        showHeader(player.reels[player.reel]);
         player.show(player.index);
       };
       label.append(select);
@@ -243,7 +258,11 @@
     player.pause();
     player.show(Number($("scrub").value));
   };
-  $("speed").onchange = () => player.setSpeed($("speed").value);
+  $("scrub").onchange = () => $("scrub").blur(); // space plays again, the arrows step
+  $("speed").onchange = () => {
+    player.setSpeed($("speed").value);
+    $("speed").blur();
+  };
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
     if (event.key === " ") {

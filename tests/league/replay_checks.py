@@ -8,7 +8,6 @@ result and moves, and that the game's viewer works in headless chromium.
 from __future__ import annotations
 
 import json
-import statistics
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -105,7 +104,6 @@ def check_viewer(browser: Browser, folder: Path, game_id: str, screenshot: str, 
         assert all(a[1] <= b[1] for a, b in zip(pairs, pairs[1:], strict=False)), "more tension, never faster"
         if max(tensions) > min(tensions):
             assert delays[tensions.index(max(tensions))] > delays[tensions.index(min(tensions))]
-            assert statistics.correlation(tensions, delays) > 0.99
         page.evaluate("replayPlayer.show(0); replayPlayer.play()")
         page.evaluate("new Promise(done => setTimeout(done, 1500))")
         page.evaluate("replayPlayer.pause()")

@@ -183,3 +183,31 @@ def test_the_view_option_hides_the_other_seats_colours(retries: Path, browser: B
         assert page.console_errors() == []
     finally:
         page.close()
+
+
+def test_a_seats_view_hides_the_other_seats_setup_line_and_stderr(retries: Path, browser: Browser):
+    replays = LeagueReplays(retries)
+    record = max(replays.records, key=lambda r: r["result"]["plies"])
+    replay = replays.replay(record)
+    setup = next(i for i, frame in enumerate(replay.frames) if any(m["reply"].startswith("SET:") for m in frame.moves))
+    page = browser.open(replays.write(record["game_id"]))
+    try:
+        page.evaluate(f"replayPlayer.show({setup})")
+        lines = {}
+        for view in ("all", "seat 0", "seat 1"):
+            page.evaluate(
+                f"(() => {{ const s = document.getElementById('option-view'); s.value = {view!r};"
+                " s.dispatchEvent(new Event('change')); })()"
+            )
+            lines[view] = page.evaluate("[...document.querySelectorAll('#moves td.reply')].map(td => td.textContent)")
+        sets = [m for m in replay.frames[setup].moves if m["reply"].startswith("SET:")]
+        assert all(move["reply"] in lines["all"] for move in sets)
+        for seat in (0, 1):
+            own = [m["reply"] for m in sets if m["seat"] == seat]
+            other = [m["reply"] for m in sets if m["seat"] != seat]
+            assert all(reply in lines[f"seat {seat}"] for reply in own)
+            assert not any(reply in lines[f"seat {seat}"] for reply in other), "the other seat's reds stay hidden"
+        assert page.evaluate("document.activeElement.id") != "option-view", "the arrow keys step again"
+        assert page.console_errors() == []
+    finally:
+        page.close()

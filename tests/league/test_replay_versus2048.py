@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
 from league.cli import main
+from league.replay import game_for_record, replay_game
 from league.replay_files import LeagueReplays
 from tests.browser import Browser
 from tests.conftest import BOTS
@@ -93,6 +95,8 @@ def test_highlights_pick_the_tensest_stretches(league: Path, capsys: pytest.Capt
         (["replay", "{league}", "zzzz"], "no game 'zzzz'"),
         (["replay", "{league}", "--highlights", "0"], "at least 1"),
         (["replay", "{missing}", "abc"], "no such folder"),
+        (["replay", "{league}", "0", "-o", "{league}"], "that is a folder"),
+        (["replay", "{league}", "0", "-o", "/proc/x/page.html"], "not writable"),
     ],
 )
 def test_mistakes_are_one_line_and_exit_2(league: Path, tmp_path: Path, arguments, words, capsys):
@@ -142,3 +146,22 @@ def test_league_play_replay_writes_the_matchs_page(tmp_path: Path, capsys: pytes
     assert reel["seats"] == ["random", "greedy"]
     assert len(reel["frames"]) == reel["frames"][-1]["view"]["plies"] + 1
     assert reel["frames"][-1]["view"]["over"]
+
+
+def test_a_record_from_before_moves_kept_their_event_replays_its_crash(league: Path):
+    replays = LeagueReplays(league)
+    for record in (r for r in replays.records if r["result"]["termination"] in ("CRASH", "TIMEOUT")):
+        details = replays.store.details([record["game_id"]])[record["game_id"]]
+        old = {**record, **details, "moves": [move[:5] for move in details["moves"]]}
+        replay = replay_game(game_for_record("versus2048", replays.manifest["settings"]["default"]), old)
+        assert replay.diverged == "", replay.diverged
+
+
+def test_a_report_that_cannot_write_its_replays_is_one_line_and_exit_3(league: Path, tmp_path: Path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(league, copy)
+    shutil.rmtree(copy / "replays", ignore_errors=True)
+    (copy / "replays").write_text("in the way\n")
+    assert main(["report", str(copy)]) == 3
+    err = capsys.readouterr().err
+    assert "replays" in err and "Traceback" not in err and err.count("\n") == 1
