@@ -16,7 +16,7 @@ from league.cli_args import UsageError
 from league.replay import Replay, game_for_record, replay_game
 from league.replay_page import Reel, page
 from league.store import ResultStore
-from league.store_faults import StoreWriteError
+from league.store_faults import OUTPUT_ERRNOS, StoreWriteError, write_failure
 
 HIGHLIGHT_WINDOW = 20
 """Frames in a highlight: the stretch of a game with the highest mean tension."""
@@ -176,6 +176,8 @@ def _write(path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as error:
+        if error.errno in OUTPUT_ERRNOS:  # a full or read-only disk: said as for every file of the league
+            raise StoreWriteError(write_failure(path, error)) from None
         why = error.strerror or type(error).__name__
         raise StoreWriteError(
             f"{path}: cannot write this replay page ({why}); make room, fix the permissions, or move away what is"
