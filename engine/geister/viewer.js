@@ -110,7 +110,7 @@
           } else if (piece.at === "escaped") {
             svg("rect", { x: PAD + before[0] * CELL + 2, y: PAD + before[1] * CELL + 2, width: CELL - 4, height: CELL - 4,
               rx: 8, fill: "#abebc6", stroke: "#27ae60", "stroke-width": 4 }, root);
-            ghost(root, bx, by, CELL * 0.82, seat, tint(view, frame, seat, piece), piece.id, true);
+            ghost(root, bx, by, CELL * 0.82, seat, tint(view, frame, seat, piece), seat === 0 ? piece.id : piece.id.toLowerCase(), true);
             const word = svg("text", { x: bx, y: by + CELL / 2 - 10, "text-anchor": "middle", "dominant-baseline": "middle", "font-size": 12,
               "font-weight": "bold", fill: "#145a32", "font-family": "system-ui, sans-serif" }, root);
             word.textContent = "escaped";

@@ -22,7 +22,9 @@ window.LeagueViewer = {
       caption.textContent = `seat ${seat}: ${reel.seats[seat]} · score ${frame.scores[seat]} · ${frame.used_ms[seat]} ms used${acting}`;
       caption.style.marginBottom = "0.3em";
       caption.style.fontWeight = frame.to_move.includes(seat) ? "bold" : "normal";
-      box.append(caption, window.Tiles2048.board(cells, frame.size, marks));
+      // Both boards side by side on the page, up to 10 x 10 and beyond.
+      const side = Math.min(52, Math.floor(500 / frame.size) - 4);
+      box.append(caption, window.Tiles2048.board(cells, frame.size, marks, side));
       box.dataset.seat = String(seat);
       row.append(box);
     });

@@ -1,6 +1,7 @@
 // 2048 boards for replay viewers (versus2048, pk2048, attack2048): a grid of tiles coloured by
-// exponent. window.Tiles2048.board(cells, columns, marks) returns the grid element; marks maps a
-// cell index to a CSS class ("attack", "spawn", "bomb", ...), drawn as an outline.
+// exponent. window.Tiles2048.board(cells, columns, marks, size) returns the grid element; marks maps
+// a cell index to a CSS class ("attack", "spawn", "bomb", ...), drawn as an outline; size is a
+// tile's side in px (52 unless given).
 (function () {
   "use strict";
   const COLOURS = ["#cdc1b4", "#eee4da", "#ede0c8", "#f2b179", "#f59563", "#f67c5f", "#f65e3b", "#edcf72",
@@ -25,10 +26,11 @@
 
   window.Tiles2048 = {
     label,
-    board(cells, columns, marks) {
+    board(cells, columns, marks, size) {
+      const side = size || 52;
       const grid = document.createElement("div");
       grid.className = "t2048";
-      grid.style.gridTemplateColumns = `repeat(${columns}, 52px)`;
+      grid.style.gridTemplateColumns = `repeat(${columns}, ${side}px)`;
       cells.forEach((exponent, index) => {
         const tile = document.createElement("div");
         tile.textContent = label(exponent);
@@ -38,6 +40,10 @@
         const mark = marks && marks[index];
         if (mark) tile.classList.add(mark);
         tile.dataset.cell = String(index);
+        if (side !== 52) {
+          tile.style.width = tile.style.height = `${side}px`;
+          tile.style.fontSize = `${Math.max(9, Math.round(side * 0.29))}px`;
+        }
         grid.append(tile);
       });
       return grid;
