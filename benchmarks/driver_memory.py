@@ -86,21 +86,14 @@ def drive(path: Path, samples_path: Path) -> dict[str, float]:
     from rich.console import Console
     from rich.progress import Progress
 
-    from league.config import load_league
     from league.manifest import write_manifest
-    from league.runner import schedule
-    from league.store import ResultStore
 
     samples = json.loads(samples_path.read_text())
     ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         baseline = peak_mb()
         started = time.perf_counter()
-        league = load_league(path)
-        specs = schedule(league)
-        store = ResultStore(league.output / "games.jsonl")
-        store.lock()
-        done = store.done_ids()
+        league, specs, store, done = open_league(path)
         write_manifest(league, specs)
         todo = [spec for spec in specs if spec.game_id not in done]
         with open(os.devnull, "w") as nowhere, Progress(console=Console(file=nowhere)) as progress:
@@ -125,22 +118,27 @@ def drive(path: Path, samples_path: Path) -> dict[str, float]:
     }
 
 
+def open_league(path: Path) -> tuple[Any, list[Any], Any, set[str]]:
+    """What a run does before its first game: the league, its schedule, its store (locked) and the ids stored."""
+    from league.config import load_league
+    from league.runner import schedule
+    from league.store import ResultStore
+
+    league = load_league(path)
+    specs = schedule(league)
+    store = ResultStore(league.output / "games.jsonl")
+    store.lock()
+    return league, specs, store, store.done_ids()
+
+
 def resume(path: Path) -> tuple[float, int]:
     """What a rerun of the finished league does before its first game: seconds, and the games it finds to play.
 
     ``load_league``, ``schedule``, the store's ``lock`` and ``done_ids`` (one read of ``games.jsonl``),
     and the games not stored.
     """
-    from league.config import load_league
-    from league.runner import schedule
-    from league.store import ResultStore
-
     started = time.perf_counter()
-    league = load_league(path)
-    specs = schedule(league)
-    store = ResultStore(league.output / "games.jsonl")
-    store.lock()
-    done = store.done_ids()
+    _, specs, store, done = open_league(path)
     left = sum(spec.game_id not in done for spec in specs)
     seconds = time.perf_counter() - started
     store.close()

@@ -56,11 +56,6 @@ class StoredMove:
         event = data[5] if len(data) > 5 else ("line" if reply or fault is None else "silence")
         return cls(int(seat), str(role), str(reply), int(elapsed_ms), fault, str(event))
 
-    @classmethod
-    def from_move(cls, move: Move) -> StoredMove:
-        """From a move of a match just played."""
-        return cls(move.seat, move.role, move.reply, move.elapsed_ms, move.fault, move.event)
-
 
 class VirtualClock:
     """A monotonic clock in ns that only moves when told to."""
@@ -352,9 +347,7 @@ def replay_match(game: Game, seats: Sequence[str], seed: int, record: MatchRecor
         "spec": {"seats": list(seats), "seed": seed},
         "result": record.result.to_json(),
         "moves": [[m.seat, m.role, m.reply, m.elapsed_ms, m.fault, m.event] for m in record.moves],
-        "stderr": [
-            {"seat": tail.seat, "role": tail.role, "epoch": tail.epoch, "text": tail.text} for tail in record.stderr
-        ],
+        "stderr": [dataclasses.asdict(tail) for tail in record.stderr],  # as the worker stores them
     }
     return replay_game(game, stored)
 

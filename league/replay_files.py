@@ -7,7 +7,7 @@ it writes) both come here. Pages go to ``<league folder>/replays/<game id>.html`
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,21 +24,21 @@ HIGHLIGHT_CANDIDATES = 400
 """At most this many games are replayed to find highlights; bigger leagues are first cut by the store alone."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Stretch:
-    """The tensest stretch of one game.
+    """The tensest stretch of one game (its frames are the game's replay's).
 
     Attributes:
-        replay: The game.
         start: Its first frame.
         end: Its last frame.
         mean: The stretch's mean tension.
+        frames: The game's frames in all.
     """
 
-    replay: Replay
     start: int
     end: int
     mean: float
+    frames: int
 
 
 class LeagueReplays:
@@ -105,27 +105,42 @@ class LeagueReplays:
 
     def write(self, game_id: str, output: Path | None = None) -> Path:
         """Write a game's replay page; returns its path."""
-        record = self.find(game_id)
+        path, _ = self.write_record(self.find(game_id), output)
+        return path
+
+    def write_record(self, record: dict[str, Any], output: Path | None = None) -> tuple[Path, Stretch]:
+        """Replay a stored game and write its page; returns the page's path and the game's tensest stretch."""
         replay = self.replay(record)
         path = output or self.folder / "replays" / f"{record['game_id']}.html"
         heading = f"{self.manifest.get('name', self.folder.name)}: {self.game} replay"
         _write(path, page(self.game, [Reel(self.title(record), replay)], heading))
-        return path
+        return path, tensest(replay, HIGHLIGHT_WINDOW)
 
-    def highlights(self, count: int, output: Path | None = None) -> tuple[Path, int]:
+    def highlights(
+        self, count: int, output: Path | None = None, known: Mapping[str, Stretch] | None = None
+    ) -> tuple[Path, int]:
         """Write a page of the league's ``count`` tensest stretches, one per game at most.
 
+        Args:
+            count: How many stretches.
+            output: The page (default ``replays/highlights.html``).
+            known: Games' stretches found already, by game id (those games are not replayed to find them).
+
         Returns:
-            The page's path and how many games were replayed to choose them.
+            The page's path and how many games were looked at to choose them.
         """
+        known = known or {}
         candidates = _candidates(self.records, HIGHLIGHT_CANDIDATES)
-        found = [(tensest(self.replay(record), HIGHLIGHT_WINDOW), record) for record in candidates]
+        found = [
+            (known.get(record["game_id"]) or tensest(self.replay(record), HIGHLIGHT_WINDOW), record)
+            for record in candidates
+        ]
         # A game shorter than a stretch (a fault at the start) comes after every full one.
-        found.sort(key=lambda pair: (len(pair[0].replay.frames) < HIGHLIGHT_WINDOW, -pair[0].mean, pair[1]["game_id"]))
+        found.sort(key=lambda pair: (pair[0].frames < HIGHLIGHT_WINDOW, -pair[0].mean, pair[1]["game_id"]))
         reels = []
         for place, (stretch, record) in enumerate(found[:count], start=1):
             title = f"{place}. {self.title(record)}, frames {stretch.start + 1}-{stretch.end + 1}"
-            reels.append(Reel(title, stretch.replay, stretch.start, stretch.end))
+            reels.append(Reel(title, self.replay(record), stretch.start, stretch.end))
         path = output or self.folder / "replays" / "highlights.html"
         heading = f"{self.manifest.get('name', self.folder.name)}: the {len(reels)} most tense stretches"
         _write(path, page(self.game, reels, heading))
@@ -142,7 +157,7 @@ def tensest(replay: Replay, window: int) -> Stretch:
         running += tensions[start + width - 1] - tensions[start - 1]
         if running >= best_sum - 1e-12:  # ties go to the later stretch, nearer the end that decided it
             best_start, best_sum = start, running
-    return Stretch(replay, best_start, best_start + width - 1, best_sum / width)
+    return Stretch(best_start, best_start + width - 1, best_sum / width, len(tensions))
 
 
 def _candidates(records: Iterable[dict[str, Any]], limit: int) -> list[dict[str, Any]]:

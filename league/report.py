@@ -191,7 +191,7 @@ def write_report(
     links = write_replays(folder, manifest, records, games.store)
     watch = links.games if links else None
     games_blocks = [links.paragraph(len(rows), sum(row.faulted for row in rows))] if links else []
-    if links and links.highlights:
+    if links:
         games_blocks.append(
             Raw(
                 '<p><a href="replays/highlights.html">Watch the league\'s most tense stretches</a></p>',

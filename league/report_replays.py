@@ -23,15 +23,13 @@ HIGHLIGHTS = 5
 
 @dataclass(frozen=True)
 class ReplayLinks:
-    """What the report links to.
+    """What the report links to: a page per game of ``games``, and ``replays/highlights.html``.
 
     Attributes:
         games: The games with a page in ``replays/``.
-        highlights: Whether ``replays/highlights.html`` was written.
     """
 
     games: frozenset[str]
-    highlights: bool
 
     def paragraph(self, total: int, faulted: int) -> Paragraph:
         """The Games section's sentence on replays, ``faulted`` of the ``total`` games having ended by a fault."""
@@ -42,27 +40,25 @@ class ReplayLinks:
             which = f" (the first {len(self.games):,} of the {faulted:,} faulted ones, in schedule order)"
         else:
             which = " (the faulted ones)"
-        tense = (
-            " The league's most tense stretches are on replays/highlights.html (linked above)."
-            if self.highlights
-            else ""
-        )
         return Paragraph(
             f"Replays: {some} a page in replays/ that plays it in the browser{which}; `league replay DIR GAME_ID`"
-            f" writes any other, and `--print` shows it move by move.{tense}"
+            " writes any other, and `--print` shows it move by move. The league's most tense stretches are on"
+            " replays/highlights.html, linked below."
         )
 
 
 def write_replays(
     folder: Path, manifest: dict[str, Any], records: list[dict[str, Any]], store: Any
 ) -> ReplayLinks | None:
-    """Write the report's replay pages; None when the folder's league cannot be replayed (no manifest)."""
+    """Write the report's replay pages and highlights; None when the league cannot be replayed (no manifest).
+
+    Each game is replayed once: its page and its tensest stretch come from the same replay.
+    """
     if not manifest.get("game") or not records:
         return None
     replays = LeagueReplays.loaded(folder, manifest, store, records)
     scored = replays.records
     chosen = scored if len(scored) <= ALL_GAMES else [r for r in scored if r["result"]["offenders"]][:FAULTED_GAMES]
-    for record in chosen:
-        replays.write(record["game_id"])
-    replays.highlights(HIGHLIGHTS)
-    return ReplayLinks(frozenset(record["game_id"] for record in chosen), True)
+    stretches = {record["game_id"]: replays.write_record(record)[1] for record in chosen}
+    replays.highlights(HIGHLIGHTS, known=stretches)
+    return ReplayLinks(frozenset(stretches))

@@ -5,6 +5,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,27 @@ def browser():
         pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
     with Browser() as running:
         yield running
+
+
+def play_in_process(path: Path) -> tuple[Any, list[Any]]:
+    """Play every game of a league file in this process (no Ray), storing each; its League and schedule.
+
+    The league's output folder gets its manifest and store, as ``league run`` would leave them
+    (no report).
+    """
+    from league.config import load_league
+    from league.manifest import write_manifest
+    from league.runner import league_setup, schedule
+    from league.store import ResultStore
+    from league.worker import play_game
+
+    league = load_league(path)
+    specs = schedule(league)
+    setup = league_setup(league)
+    league.output.mkdir(parents=True)
+    write_manifest(league, specs)
+    store = ResultStore(league.output / "games.jsonl")
+    for spec in specs:
+        store.append(play_game(spec.to_json(), setup))
+    store.close()
+    return league, specs

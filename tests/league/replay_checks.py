@@ -14,13 +14,9 @@ from typing import Any
 
 import yaml
 
-from league.config import load_league
-from league.manifest import write_manifest
 from league.replay_files import LeagueReplays
-from league.runner import league_setup, schedule
-from league.store import ResultStore
-from league.worker import play_game
 from tests.browser import Browser
+from tests.conftest import play_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "reports" / "screenshots"
@@ -31,15 +27,7 @@ def play_league(folder: Path, config: dict[str, Any]) -> Path:
     config = {"seed": 7, "concurrency": 1, "output": str(folder / "out"), **config}
     path = folder / "league.yaml"
     path.write_text(yaml.safe_dump(config))
-    league = load_league(path)
-    specs = schedule(league)
-    setup = league_setup(league)
-    league.output.mkdir(parents=True)
-    write_manifest(league, specs)
-    store = ResultStore(league.output / "games.jsonl")
-    for spec in specs:
-        store.append(play_game(spec.to_json(), setup))
-    store.close()
+    league, _ = play_in_process(path)
     return league.output
 
 

@@ -113,7 +113,7 @@ def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, browser: Brows
     assert seen["frames"] == record["result"]["plies"] + 1
 
 
-def test_the_report_links_every_game_to_its_replay_page(league: Path, browser: Browser):
+def test_the_report_links_every_game_to_its_replay_page(league: Path, browser: Browser, tmp_path: Path):
     from league.report import write_report
 
     replays = LeagueReplays(league)
@@ -122,6 +122,9 @@ def test_the_report_links_every_game_to_its_replay_page(league: Path, browser: B
     for record in replays.records:
         assert (league / "replays" / f"{record['game_id']}.html").is_file()
     assert (league / "replays" / "highlights.html").is_file()
+    again = tmp_path / "highlights.html"  # the report's stretches, found from its own replays, are the command's
+    assert main(["replay", str(league), "--highlights", "5", "-o", str(again)]) == 0
+    assert again.read_bytes() == (league / "replays" / "highlights.html").read_bytes()
     page = browser.open(league / "index.html")
     try:
         assert page.console_errors() == []

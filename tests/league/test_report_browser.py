@@ -15,14 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from league.config import load_league
-from league.manifest import write_manifest
 from league.report_games import games_html
-from league.runner import league_setup, schedule
-from league.store import ResultStore
-from league.worker import play_game
 from tests.browser import Browser, Page
-from tests.conftest import BOTS, write_league
+from tests.conftest import BOTS, play_in_process, write_league
 from tests.league.made_up_games import BIG_SCORE, HOSTILE, made_up_records, replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,15 +163,7 @@ def real_report(tmp_path_factory) -> Path:
         {"name": "greedy", "builtin": "versus2048.greedy"},
         {"name": "crasher", "command": [sys.executable, str(BOTS / "v2048_crasher.py")]},
     ]
-    league = load_league(write_league(folder, bots=bots))
-    specs = schedule(league)
-    setup = league_setup(league)
-    league.output.mkdir(parents=True)
-    write_manifest(league, specs)
-    store = ResultStore(league.output / "games.jsonl")
-    for spec in specs:
-        store.append(play_game(spec.to_json(), setup))
-    store.close()
+    league, specs = play_in_process(write_league(folder, bots=bots))
     write_report(league.output, league.config.name, list(league.bots), list(league.games), [s.game_id for s in specs])
     return league.output / "index.html"
 

@@ -13,16 +13,13 @@ import yaml
 from engine.attack2048 import Attack2048
 from engine.nimmt import Nimmt
 from engine.pk2048 import PK2048
-from league.config import load_league
-from league.manifest import write_manifest
-from league.runner import league_setup, schedule
 from league.schedule import round_robin, solo, tables
 from league.store import ResultStore
 from league.variant_charts import chart_scores, write_charts
 from league.variant_compare import compare_variants
 from league.variant_sentences import amount
 from league.variant_stats import cluster_interval, exact_quantile, kendall_tau
-from league.worker import play_game
+from tests.conftest import play_in_process
 
 BOTS = ["weak", "middle", "strong"]
 STRENGTH = {"weak": 0, "middle": 400, "strong": 800}
@@ -361,14 +358,7 @@ def play_attack2048_variants(folder, games_per_pair, seed=2016):
         "output": str(folder / "out"),
     }
     (folder / "paper.yaml").write_text(yaml.safe_dump(config))
-    league = load_league(folder / "paper.yaml")
-    league.output.mkdir(parents=True)
-    specs, setup = schedule(league), league_setup(league)
-    write_manifest(league, specs)
-    store = ResultStore(league.output / "games.jsonl")
-    for spec in specs:
-        store.append(play_game(spec.to_json(), setup))
-    store.close()
+    league, _ = play_in_process(folder / "paper.yaml")
     return league.output
 
 
