@@ -349,6 +349,8 @@ def _encode(data: dict[str, Any]) -> bytes:
 def _write_durably(handle: BinaryIO, lines: list[bytes]) -> None:
     """Append whole lines to an unbuffered file and fsync it; a write that fails is taken back.
 
+    A Ctrl-C that comes once every line is written (during the fsync) keeps them: they are whole.
+
     Raises:
         StoreWriteError: The disk refused the write (the file is cut back to where it was).
     """
@@ -359,6 +361,11 @@ def _write_durably(handle: BinaryIO, lines: list[bytes]) -> None:
             data = data[handle.write(data) or 0 :]
         os.fsync(handle.fileno())
     except BaseException as error:  # Ctrl-C or a full disk: leave no partial line for the next write to run into
+        if not data and not isinstance(error, OSError):
+            # Ctrl-C during the fsync: every line is whole and already read by others; keep them, durable.
+            with contextlib.suppress(OSError):
+                os.fsync(handle.fileno())
+            raise
         with contextlib.suppress(OSError):
             handle.truncate(start)
         if isinstance(error, OSError):

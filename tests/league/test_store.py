@@ -371,3 +371,46 @@ def test_reading_leaves_the_garbage_collector_as_it_was(tmp_path, played):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_ctrl_c_during_the_fsync_keeps_the_whole_lines_and_during_the_write_takes_them_back(tmp_path, monkeypatch):
+    path = tmp_path / "lines.jsonl"
+    real_fsync = store_module.os.fsync
+    calls = []
+
+    def interrupted_once(fd):
+        calls.append(fd)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real_fsync(fd)
+
+    with open(path, "ab", buffering=0) as handle:
+        monkeypatch.setattr(store_module.os, "fsync", interrupted_once)
+        with pytest.raises(KeyboardInterrupt):
+            store_module._write_durably(handle, [b'{"a":1}\n', b'{"b":2}\n'])
+        monkeypatch.setattr(store_module.os, "fsync", real_fsync)
+    assert path.read_bytes() == b'{"a":1}\n{"b":2}\n', "every line was written: kept"
+    assert len(calls) == 2, "and made durable after all"
+
+    class HalfWritten:
+        name = str(path)
+
+        def __init__(self, handle):
+            self.handle = handle
+
+        def seek(self, *args):
+            return self.handle.seek(*args)
+
+        def write(self, data):
+            self.handle.write(bytes(data[:3]))
+            raise KeyboardInterrupt
+
+        def truncate(self, size):
+            return self.handle.truncate(size)
+
+        def fileno(self):
+            return self.handle.fileno()
+
+    with open(path, "ab", buffering=0) as handle, pytest.raises(KeyboardInterrupt):
+        store_module._write_durably(HalfWritten(handle), [b'{"c":3}\n'])
+    assert path.read_bytes() == b'{"a":1}\n{"b":2}\n', "a line cut by Ctrl-C is taken back"
