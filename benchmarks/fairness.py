@@ -13,8 +13,11 @@ busy-computes (a CPU loop, not a sleep) for ``--share`` (80%) of the ``turn_time
 (100 ms) of CPU time before every reply. versus2048's seats alternate, so a game keeps one core
 busy (a simultaneous game such as nimmt would keep one busy per seat). The same league runs on
 one embedded Ray cluster (workers started and warm before the clock runs) at concurrency 1, the
-usable cores and twice that, with ``clock: wall`` and ``clock: cpu``, without and with
-``pin_cpus`` (each game in flight pinned to a core of its own, the bots inheriting it).
+usable cores and twice that, with ``clock: wall``, ``clock: own`` (the default: wall time less
+the bot's waits for a CPU) and ``clock: cpu``, without and with ``pin_cpus`` (each game in flight
+pinned to a core of its own, the bots inheriting it). Then the ``own`` clock's other side: bots
+that sleep 120% of the limit (at concurrency = cores), or compute 120% of it alone on a core
+(concurrency 1), must lose every game; and the throughput of each clock's default concurrency.
 
 Printed per setting: games, turn replies, games lost on time, timeouts per 1000 replies (a game
 ends at its first timeout, so replies are the fair denominator) with the one-sided 95% upper
@@ -51,11 +54,20 @@ BOTS = ROOT / "tests" / "bots"
 PREGAME_REPLIES = 1  # each seat's first reply places a tile: no computing, not counted
 
 
-def league_file(folder: Path, clock: str, pin: bool, concurrency: int, games: int, args: argparse.Namespace) -> Path:
-    """A league of two spinners playing ``games`` games at ``concurrency`` at once."""
-    spin_ms = round(args.limit_ms * args.share)
-    command = f"python3 v2048_spinner.py {spin_ms}"
-    name = f"fair-{clock}-{'pinned' if pin else 'free'}-{concurrency}"
+def league_file(
+    folder: Path,
+    clock: str,
+    pin: bool,
+    concurrency: int,
+    games: int,
+    args: argparse.Namespace,
+    script: str = "v2048_spinner.py",
+    share: float | None = None,
+) -> Path:
+    """A league of two copies of ``script`` (computing, or sleeping: v2048_slow.py) playing ``games`` games at once."""
+    spin_ms = round(args.limit_ms * (args.share if share is None else share))
+    command = f"python3 {script} {spin_ms}"
+    name = f"fair-{clock}-{'pinned' if pin else 'free'}-{concurrency}-{Path(script).stem}-{spin_ms}"
     config = {
         "name": name,
         "game": "versus2048",
@@ -226,17 +238,40 @@ def main() -> None:
             "  clock pin  concurrency  games replies  lost on time  /1000 replies  95% up to  charged % p50/p99/max"
             "  games/s  replies/s  bot CPUs"
         )
-        for clock in ("wall", "cpu"):
+        speed: dict[tuple[str, int], float] = {}
+        for clock in ("wall", "own", "cpu"):
             for pin in (False, True):
                 for concurrency in levels:
                     wanted = replies if concurrency >= cores else max(1, replies // 4)
                     games = games_for(wanted, concurrency, args.turns)
                     path = league_file(folder, clock, pin, concurrency, games, args)
-                    print(row(clock, pin, concurrency, measure(path, args.limit_ms)), flush=True)
+                    result = measure(path, args.limit_ms)
+                    print(row(clock, pin, concurrency, result), flush=True)
+                    if not pin:
+                        speed[clock, concurrency] = result["games"] / max(result["seconds"], 1e-9)
+        must_lose = max(4, cores) if args.quick else 20
+        print("  clock: own must still time out (every game lost at its first turn):")
+        for label, script, concurrency in (("sleeps 120%", "v2048_slow.py", cores), ("computes 120%", None, 1)):
+            path = league_file(folder, "own", False, concurrency, must_lose, args, script or "v2048_spinner.py", 1.2)
+            result = measure(path, args.limit_ms)
+            print(
+                f"    a bot that {label} of its limit, concurrency {concurrency}:"
+                f" lost {result['lost']} of {result['games']}"
+            )
     finally:
         ray.shutdown()
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"  default concurrency of this league here: {default_concurrency(1)} (one bot thinking a game)")
+    for clock in ("own", "wall"):
+        default = default_concurrency(1, clock)
+        games_per_s = speed.get((clock, default))
+        shown = f"{games_per_s:.2f} games/s" if games_per_s is not None else "not measured"
+        print(f"  default concurrency under clock: {clock}: {default} (one bot thinking a game): {shown}")
+    own_speed, wall_speed = (
+        speed.get(("own", default_concurrency(1, "own"))),
+        speed.get(("wall", default_concurrency(1, "wall"))),
+    )
+    if own_speed and wall_speed:
+        print(f"  league throughput gained by the own clock's default: {own_speed / wall_speed:.2f}x")
     print(f"  ({time.monotonic() - started:.0f} s in all; load average now {os.getloadavg()[0]:.2f})")
 
 

@@ -254,7 +254,7 @@ def codevs21_solo(output: str) -> list[Figure]:
 def fairness(output: str) -> list[Figure]:
     """benchmarks/fairness.py: losses on time per 1000 replies of bots using 80% of their limit, with their bound."""
     pattern = (
-        rf"^\s*(wall|cpu)\s+(on|off)\s+(\d+)\s+\d+\s+(\d+)\s+\d+\s+\(\s*\d+%\)\s+{NUMBER}\s+{NUMBER}"
+        rf"^\s*(wall|own|cpu)\s+(on|off)\s+(\d+)\s+\d+\s+(\d+)\s+\d+\s+\(\s*\d+%\)\s+{NUMBER}\s+{NUMBER}"
         r"\s+(\d+)/(\d+)/(\d+)"
     )
     settings = {
@@ -277,3 +277,26 @@ def fairness(output: str) -> list[Figure]:
             )
         )
     return figures or [measured("fairness", "losses on time per 1000 replies", None, "")]
+
+
+def starvation(output: str) -> list[Figure]:
+    """benchmarks/starvation.py: a bot's work per move against a CPU hog, beside against a quiet bot."""
+    figures = []
+    for label in ("jail, clock: own", "jail, clock: wall", "no jail (sandbox none), wall"):
+        jailed = label.startswith("jail")
+        row = find(re.escape(label) + r"\s+{N}\s+{N}\s+{N}\s+{N}\s+{N}\s+(\d+)/(\d+)\s+(\d+)/(\d+)", output)
+        lost = f"; games lost on time against the hog: {row.group(8)} of {row.group(9)}" if row else ""
+        figures.append(
+            measured(
+                "fairness",
+                f"a bot's work per move against a 58-process CPU hog ({label}), median",
+                group(row, 3),
+                "ms",
+                baseline=group(row, 1),
+                baseline_name="the same work against a quiet bot",
+                target=1.10 if jailed else None,
+                target_of_ratio=True,
+                note=f"target: at most 10% longer, none lost{lost}" if jailed else f"the attack{lost}",
+            )
+        )
+    return figures

@@ -27,7 +27,8 @@ interleaved repeats of 6,000 games at each worker count.
 | driver_memory.py | the driver's peak memory for a 100,000-game league beside it before the league |
 | report_speed.py | report time at 10,000 and 100,000 games beside the old single-file store |
 | sandbox_cost.py | a jailed launch and line round trip beside unjailed ones |
-| fairness.py | losses on time of bots using 80% of their limit, at 1 game at once and more |
+| fairness.py | losses on time of bots using 80% of their limit, at 1 game at once and more, under each clock |
+| starvation.py | a bot's work per move against a CPU hog (58 processes, each a session) beside a quiet bot |
 | analysis_speed.py | the whole assessment of a 100,000-game league |
 
 Scripts that accept ``--figures FILE`` write their figures as JSON (``benchmarks/figures.py``);
@@ -109,6 +110,7 @@ SCRIPTS = [
     ),
     Script("sandbox_cost", "sandbox", (), ("--quick",), 300, output_parsers.sandbox_cost),
     Script("fairness", "fairness", (), ("--quick",), 900, output_parsers.fairness),
+    Script("starvation", "fairness", (), ("--quick",), 300, output_parsers.starvation),
     Script(
         "analysis_speed",
         "analysis",

@@ -9,6 +9,7 @@
 
 A user's mistake is one line on stderr naming the problem and the fix, with exit status 2; never
 a traceback. A disk that refuses the league's files (full, read-only) is one line too, status 3.
+Such a line may quote a name or a line a bot wrote: its control characters are shown escaped.
 Output piped into a program that stops reading (``| head``) ends quietly.
 """
 
@@ -69,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         previous = None
     try:
         from league.cli_args import UsageError  # inside the try: Ctrl-C while importing is quiet too
+        from league.inert import inert_block
         from league.store_faults import StoreWriteError
 
         arguments = sys.argv[1:] if argv is None else argv
@@ -78,10 +80,10 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()
             return status
         except UsageError as error:
-            print(f"league: error: {error}", file=sys.stderr)
+            print(f"league: error: {inert_block(str(error))}", file=sys.stderr)
             return USAGE_ERROR
         except StoreWriteError as error:
-            print(f"league: error: {error}", file=sys.stderr)
+            print(f"league: error: {inert_block(str(error))}", file=sys.stderr)
             return OUTPUT_REFUSED
     except KeyboardInterrupt:
         print("league: interrupted", file=sys.stderr)

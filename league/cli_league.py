@@ -1,11 +1,12 @@
 """``league run``, ``league validate`` and ``league report``: whole leagues from a YAML file.
 
 Before anything plays, a league is checked whole: the file, every bot's command, parameters and
-files (readable by the jailed bot), the jail itself and the report folder. A problem is one line
-and exit status 2 with nothing written. A run whose games failed for reasons of ours exits 1 and
-says so on its last line. A disk that refuses a write later (full, read-only) stops the run or the
-report with one line and exit status 3 (``league.cli``), what is stored kept whole. Damage the run
-found in the store (a torn last line cut off, lines skipped) is told, one line each.
+files (readable by the jailed bot), the jail itself, the report folder and the seed it stores
+(``league.league_seed``). A problem is one line and exit status 2 with nothing written. A run whose
+games failed for reasons of ours exits 1 and says so on its last line. A disk that refuses a write
+later (full, read-only) stops the run or the report with one line and exit status 3 (``league.cli``),
+what is stored kept whole. Damage the run found in the store (a torn last line cut off, lines
+skipped) is told, one line each.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from engine.core import plural
 from league.cli_args import RayAddress, UsageError, parse_assignment, parse_ray_address, validated
 from league.config import ConfigError, League, load_league
 from league.cores import cluster_note, need_of, oversubscription_warning
+from league.inert import inert_line
+from league.league_seed import describe_seed, league_seed
 from league.schedule import GameSpec, balance, even_tables
 from league.shipping import shipping_note, shipping_problem
 from league.store import StoreBusy
@@ -36,7 +39,7 @@ EXIT_GAMES_FAILED = 1
 
 
 def load(args: argparse.Namespace, create_output: bool) -> League:
-    """The league of ``args.file`` with ``--set`` applied to every variant, checked whole.
+    """The league of ``args.file`` with ``--set`` applied to every variant, checked whole, its seed settled.
 
     Args:
         args: The command's arguments.
@@ -62,6 +65,7 @@ def load(args: argparse.Namespace, create_output: bool) -> League:
         if problem is not None:
             raise ConfigError(f"{league.path}: {problem}")
         league.check_output(create=create_output)
+        league_seed(league, fresh=getattr(args, "fresh", False))  # the folder's stored seed checked, nothing written
     except ConfigError as error:
         raise UsageError(str(error)) from None
     return league
@@ -194,7 +198,7 @@ def describe(league: League, specs: list[GameSpec]) -> str:
         per = f"{config.games_per_pair} per pair and variant"
     lines = [
         f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {len(specs)} games ({per}),"
-        f" seed {config.seed}",
+        f" {describe_seed(league)}",
         "  variants: " + "; ".join(f"{name} {game.variant()}" for name, game in league.games.items()),
         "  bots:",
     ]
@@ -212,7 +216,18 @@ def describe(league: League, specs: list[GameSpec]) -> str:
     origin = f" ({league.concurrency_origin})" if league.concurrency_origin else ""
     mode = config.sandbox.mode.value
     lines.append(f"  concurrency {config.concurrency}{origin}{pinned}, sandbox {mode}, output {league.output}")
+    lines.append(f"  clock {config.clock}{cpu_cap_note(league)}")
     return "\n".join(lines)
+
+
+def cpu_cap_note(league: League) -> str:
+    """``; CPU: ...`` for a league with program bots: how each bot's CPU is capped here, or why it is not."""
+    if all(spec.builtin is not None for spec in league.bots.values()):
+        return ""
+    try:
+        return "; " + Sandbox(league.config.sandbox.mode, league.config.limits).cpu_cap()
+    except SandboxError as error:
+        return f"; {error}"
 
 
 def warn_if_oversubscribed(league: League, cluster: bool, cpus: int | None = None) -> None:
@@ -224,7 +239,7 @@ def warn_if_oversubscribed(league: League, cluster: bool, cpus: int | None = Non
         cpus: The cluster's CPUs, if counted.
     """
     config = league.config
-    need = need_of(config.format, config.players_per_table, league.games, league.bots)
+    need = need_of(config.format, config.players_per_table, league.games, league.bots, config.limits.cores)
     if cluster:
         level, line = cluster_note(config.concurrency, need, config.clock, cpus)
         print(f"league: {level}: {league.path}: {line}", file=sys.stderr)
@@ -320,7 +335,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if summary.infra_errors:
         print(
             f"league: error: {summary.infra_errors} of {summary.total} games failed for reasons of ours and are not"
-            f" in the report (first: {summary.infra_detail}); run the same command again to retry them",
+            f" in the report (first: {inert_line(summary.infra_detail)}); run the same command again to retry them",
             file=sys.stderr,
         )
         return EXIT_GAMES_FAILED
@@ -331,7 +346,8 @@ def play_with_progress(league: League, args: argparse.Namespace) -> Any:
     """``run_league`` with a progress bar on stderr (none with ``--quiet``); its ``RunSummary``.
 
     Raises:
-        UsageError: The jail cannot be made, or another run holds the league's folder.
+        UsageError: The jail cannot be made, another run holds the league's folder, or one that held it stored
+            a seed that cannot be read.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -360,7 +376,7 @@ def play_with_progress(league: League, args: argparse.Namespace) -> Any:
 
         try:
             return run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
-        except (SandboxError, StoreBusy, ClusterUnreachable) as error:
+        except (SandboxError, StoreBusy, ClusterUnreachable, ConfigError) as error:
             raise UsageError(str(error)) from None
 
 
@@ -403,7 +419,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def tell_store_problems(problems: list[str]) -> None:
     """Print what was wrong with a league's store (``ResultStore.problems``) on stderr, one line each."""
     for problem in problems:
-        print(f"league: {problem}", file=sys.stderr)
+        print(f"league: {inert_line(problem)}", file=sys.stderr)
 
 
 def add_commands(commands: Any) -> None:

@@ -3,7 +3,9 @@
 Everything a user can get wrong is refused before the match with one line naming the problem
 and the fix (exit status 2): an unknown game or bot name, an unquoted command line, a command that
 cannot start, files the jailed bot cannot read, bad parameters. What a bot does wrong is the
-match's result; its stderr is printed under the result when it faulted (always with ``--stderr``).
+match's result; its stderr is printed under the result when it faulted (always with ``--stderr``),
+with what a bot wrote (stderr, replies quoted in the detail, names from its files) made inert:
+control characters are shown escaped (league/inert.py), never sent to the terminal.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from engine.core import Game, plural
 from engine.protocol import run_stdio
+from league.bot_folders import seats_folders_problem
 from league.builtins import BuiltinError, builtin_names, check_params, make_bot, role_classes
 from league.cli_args import (
     UsageError,
@@ -27,6 +30,7 @@ from league.cli_args import (
     seat_range,
 )
 from league.commands import unquoted_command
+from league.inert import inert_block, inert_line
 from league.match_record import ClockSettings, MatchRecord, StderrTail
 from league.players import (
     TCP,
@@ -119,8 +123,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     limits = build_limits(args.limit or [])
     try:
         sandbox = Sandbox(SandboxMode(args.sandbox), limits)
+        apart = args.shared_folder or sandbox.mode == SandboxMode.NONE  # unjailed, a bot sees all it may anyway
+        problem = None if apart else seats_folders_problem(specs)
+        if problem is not None:
+            raise UsageError(problem)
         for spec in specs:  # a --cwd folder is the bot's own: walked whole
-            check_program_access(spec, sandbox, own_folder=any(side.cwd for side in spec.sides()))
+            check_program_access(spec, sandbox)
     except (SandboxError, BotSpecError) as error:
         raise UsageError(str(error)) from None
     launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
@@ -176,22 +184,26 @@ def record_json(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord
 
 
 def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, all_stderr: bool = False) -> str:
-    """A readable account of one match, with the stderr of faulted seats (of every seat if asked)."""
+    """A readable account of one match, with the stderr of faulted seats (of every seat if asked).
+
+    What a bot wrote or named is shown inert: its control characters escaped (league/inert.py).
+    """
     result = record.result
     label = type(game).score_label
-    width = max(len(spec.name) for spec in specs)
+    names = [inert_line(spec.name) for spec in specs]
+    width = max(len(name) for name in names)
     lines = [f"{game.name} seed {seed}"]
     for seat, spec in enumerate(specs):
         lines.append(
-            f"  seat {seat}: {spec.name:<{width}}  {label} {result.scores[seat]:>6}  rank {result.ranks[seat]}"
-            f"  time {record.time_used_ms[seat]} ms  ({spec.describe()})"
+            f"  seat {seat}: {names[seat]:<{width}}  {label} {result.scores[seat]:>6}  rank {result.ranks[seat]}"
+            f"  time {record.time_used_ms[seat]} ms  ({inert_line(spec.describe())})"
         )
     winner = result.winner
     firsts = [seat for seat, rank in enumerate(result.ranks) if rank == 1]
     if len(specs) == 1:
-        verdict = f"seat 0 ({specs[0].name}) played alone"
+        verdict = f"seat 0 ({names[0]}) played alone"
     elif winner is not None:
-        verdict = f"seat {winner} ({specs[winner].name}) wins"
+        verdict = f"seat {winner} ({names[winner]}) wins"
     elif len(specs) == 2 or len(firsts) == len(specs):
         verdict = "draw"
     else:
@@ -204,7 +216,7 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
         how += f" by seat {seats[0]}" if len(seats) == 1 else f" by seats {', '.join(seats[:-1])} and {seats[-1]}"
     lines.append(f"{verdict}: {how} after {plural(result.plies, 'ply', 'plies')}")
     if result.detail:
-        lines.append(f"  {result.detail}")
+        lines.append(f"  {inert_line(result.detail)}")
     picture = game.render(record.final_state)
     if picture:
         lines.append(picture)
@@ -215,16 +227,20 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
 
 
 def stderr_lines(game: Game, seat: int, spec: BotSpec, tails: list[StderrTail]) -> list[str]:
-    """The stderr of one seat's processes, each line marked, or a line saying there was none."""
+    """The stderr of one seat's processes, each line marked, or a line saying there was none.
+
+    Control characters are shown escaped (a carriage return too: no line can pass for another).
+    """
+    name = inert_line(spec.name)
     if not tails:
-        return [f"stderr of seat {seat} ({spec.name}): nothing"]
+        return [f"stderr of seat {seat} ({name}): nothing"]
     lines = []
     several = any(tail.epoch for tail in tails)  # a second game, any half: say which process
     for tail in tails:
         which = f", {tail.role}" if len(spec.sides()) > 1 else ""
         which += f", {game.process_label(tail.epoch)}" if several else ""
-        lines.append(f"stderr of seat {seat} ({spec.name}{which}):")
-        lines += [f"  | {line}" for line in tail.text.rstrip("\n").splitlines()]
+        lines.append(f"stderr of seat {seat} ({name}{which}):")
+        lines += [f"  | {line}" for line in inert_block(tail.text).rstrip("\n").split("\n")]
     return lines
 
 
@@ -276,6 +292,11 @@ def add_commands(commands: Any) -> None:
         "--cwd", action="append", metavar="SEAT:FOLDER", help="run seat SEAT's program in FOLDER (its own folder)"
     )
     play.add_argument(
+        "--shared-folder",
+        action="store_true",
+        help="let seats play whose folders overlap (one holds another's files), knowingly; refused without it",
+    )
+    play.add_argument(
         "--param", action="append", metavar="SEAT:KEY=VALUE", help="a parameter of seat SEAT's built-in, value as YAML"
     )
     play.add_argument(
@@ -291,9 +312,10 @@ def add_commands(commands: Any) -> None:
     play.add_argument("--limit", action="append", metavar="KEY=VALUE", help="a resource limit (memory_mb=256)")
     play.add_argument(
         "--clock",
-        choices=["wall", "cpu"],
-        default="wall",
-        help="charge bots wall time (the rules' measure, default) or the CPU time their processes used",
+        choices=["own", "wall", "cpu"],
+        default="own",
+        help="charge bots wall time less what the machine kept them waiting for a CPU (own, default),"
+        " wall time (the rules' measure) or the CPU time their processes used",
     )
     play.add_argument(
         "--time-margin-ms",

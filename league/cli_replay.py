@@ -3,6 +3,9 @@
 * ``league replay DIR GAME_ID`` writes ``DIR/replays/GAME_ID.html`` (or ``-o FILE``) and prints its path.
 * ``league replay DIR GAME_ID --print`` prints the game move by move.
 * ``league replay DIR --highlights N`` writes the league's N most tense stretches as one page.
+
+What ``--print`` shows of what a bot wrote (replies, the detail, names) has its control characters
+escaped (league/inert.py): nothing a bot sent reaches the terminal raw.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from league.cli_args import UsageError
+from league.inert import inert_block, inert_line
 from league.replay import Replay, view_module
 from league.replay_files import HIGHLIGHT_CANDIDATES, HIGHLIGHT_WINDOW, LeagueReplays
 from league.replay_page import summary
@@ -59,17 +63,17 @@ def _check_output(path: Path) -> None:
 def print_replay(game: str, title: str, replay: Replay) -> None:
     """The game move by move: each step's replies, then the position they led to."""
     view = view_module(game)
-    print(f"{game} replay: {title}")
-    print(summary(replay))
+    print(inert_line(f"{game} replay: {title}"))
+    print(inert_line(summary(replay)))
     if replay.diverged:
-        print(f"note: {replay.diverged}")
+        print(f"note: {inert_line(replay.diverged)}")
     for number, frame in enumerate(replay.frames):
         moves = "; ".join(_move_text(move, replay.seats) for move in frame.moves) or "the start"
         print(
             f"\n-- {number + 1}/{len(replay.frames)} · ply {frame.view.get('plies', '')} · tension "
-            f"{frame.tension:.2f} · {moves}"
+            f"{frame.tension:.2f} · {inert_line(moves)}"
         )
-        print(view.text(frame.view))
+        print(inert_block(view.text(frame.view)))
 
 
 def _move_text(move: dict[str, Any], seats: list[str]) -> str:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine import GAMES
 from engine.core import Game, plural, span
+from league.bot_folders import league_folders_problem
 from league.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
 from league.formats import format_problem
 from league.players import (
@@ -35,6 +36,9 @@ from sandbox.cpus import usable_cores
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
 
+if typing.TYPE_CHECKING:
+    from league.league_seed import LeagueSeed
+
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
@@ -47,12 +51,17 @@ class _Strict(BaseModel):
 
 
 class BotConfig(_Strict):
-    """One entrant: ``builtin`` (GAME.NAME), a ``command``, or ``roles`` with a command per role."""
+    """One entrant: ``builtin`` (GAME.NAME), a ``command``, or ``roles`` with a command per role.
+
+    ``shared_folder: true`` accepts knowingly a program whose folder holds another bot's folder, the
+    league file or the report folder (``league.bot_folders``); otherwise such a league is refused.
+    """
 
     name: str
     builtin: str | None = None
     command: list[str] | str | None = None
     cwd: str | None = None
+    shared_folder: bool = False
     params: dict[str, Any] = Field(default_factory=dict)
     roles: dict[str, list[str] | str] | None = None
     transport: Literal["stdio", "tcp"] = "stdio"
@@ -68,6 +77,8 @@ class BotConfig(_Strict):
             raise ValueError("params are for built-in bots; a program takes its options in its command")
         if self.cwd is not None and self.builtin is not None:
             raise ValueError("cwd is for programs; a built-in runs in the league's own process")
+        if self.shared_folder and self.builtin is not None:
+            raise ValueError("shared_folder is for programs; a built-in runs in the league's own process")
         return self
 
 
@@ -104,13 +115,13 @@ class LeagueConfig(_Strict):
     tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
     runs_per_case: int = Field(3, ge=1, strict=True)
     candidates: list[str] = Field(default_factory=list)
-    seed: int = Field(0, ge=0, lt=2**63)
+    seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.league_seed)
     concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs
     pin_cpus: bool = False
     limits: Limits = Field(default_factory=Limits)
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     cluster: ClusterConfig = Field(default_factory=ClusterConfig)
-    clock: Literal["wall", "cpu"] = "wall"
+    clock: Literal["own", "wall", "cpu"] = "own"
     time_margin_ms: int = Field(0, ge=0)
     output: str | None = None
 
@@ -216,6 +227,8 @@ class League:
         games: Per variant name, the game with that variant's parameters.
         bots: Per bot name, how to start it (paths resolved against the file's folder).
         scheduled: The league's games once ``league.runner.schedule`` has drawn them (drawn once).
+        seed: The league seed once ``league.league_seed.league_seed`` has settled it (the file's, the
+            one the output folder stores, or a new draw).
         concurrency_given: Whether the file gave ``concurrency`` (else it is the default: this machine's
             cores, or a cluster's CPUs once ``fit_to_cluster`` counted them, divided by the cores a game needs).
         concurrency_origin: Where ``config.concurrency`` came from, for people, once ``fit_to_cluster`` ran.
@@ -234,6 +247,7 @@ class League:
         self.games = games
         self.bots = bots
         self.scheduled: list[Any] | None = None
+        self.seed: LeagueSeed | None = None
         self.concurrency_given = concurrency_given
         self.concurrency_origin = ""
 
@@ -247,7 +261,8 @@ class League:
         elif cpus is None:
             self.concurrency_origin = "this machine's cores: the cluster's were not counted"
         else:
-            need = need_of(self.config.format, self.config.players_per_table, self.games, self.bots)
+            config = self.config
+            need = need_of(config.format, config.players_per_table, self.games, self.bots, config.limits.cores)
             self.config = self.config.model_copy(update={"concurrency": cluster_concurrency(cpus, need)})
             self.concurrency_origin = cluster_origin(cpus, need)
 
@@ -291,14 +306,20 @@ class League:
             )
 
     def check_bots(self, sandbox: Sandbox) -> None:
-        """Refuse program bots that cannot be jailed here or whose files the jailed bot cannot read.
+        """Refuse program bots that cannot be jailed here, whose files the jailed bot cannot read, or not kept apart.
+
+        Jailed, no bot's folder may hold another bot's, the league file or the report folder
+        (``league.bot_folders``), unless the bot says ``shared_folder: true``.
 
         Raises:
             ConfigError: Naming the file, the bot, the path and the fix.
         """
-        for index, (spec, bot) in enumerate(zip(self.bots.values(), self.config.bots, strict=True)):
+        problem = None if sandbox.mode == SandboxMode.NONE else league_folders_problem(self)
+        if problem is not None:
+            raise ConfigError(f"{self.path}: {problem}")
+        for index, spec in enumerate(self.bots.values()):
             try:
-                check_program_access(spec, sandbox, self.sandbox_read_only, own_folder=bot.cwd is not None)
+                check_program_access(spec, sandbox, self.sandbox_read_only)
             except BotSpecError as error:
                 raise ConfigError(f"{self.path}: bots[{index}] ({spec.name}): {_unnamed(error)}") from None
 
@@ -373,7 +394,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
     given = "concurrency" in config.model_fields_set
     if not given:  # a core for every bot thinking at once
-        need = need_of(config.format, config.players_per_table, games, bots)
+        need = need_of(config.format, config.players_per_table, games, bots, config.limits.cores)
         config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
     return League(config, path, games, bots, concurrency_given=given)
 
@@ -417,7 +438,7 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
                     raise BotSpecError(f"params: {_unnamed(error)}") from None
             spec = checked
         elif bot.command is not None:
-            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd)
+            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd, own_folder=bot.cwd is not None)
         else:
             assert bot.roles is not None
             if set(bot.roles) != set(game_class.roles) or len(game_class.roles) < 2:
@@ -426,10 +447,11 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
                 )
                 raise BotSpecError(f"roles: {game_class.name} bots have {len(game_class.roles)} role(s); give {wanted}")
             roles = {
-                role: BotSpec(name=f"{bot.name}.{role}", command=_argv(cmd), cwd=cwd) for role, cmd in bot.roles.items()
+                role: BotSpec(name=f"{bot.name}.{role}", command=_argv(cmd), cwd=cwd, own_folder=bot.cwd is not None)
+                for role, cmd in bot.roles.items()
             }
             spec = BotSpec(name=bot.name, roles=roles)
-        spec = dataclasses.replace(spec, transport=bot.transport)
+        spec = dataclasses.replace(spec, transport=bot.transport, shared_folder=bot.shared_folder)
         check_transport(game_class, spec)
         check_command(spec)
     except BotSpecError as error:

@@ -2,17 +2,19 @@
 
 The principle: a bot needs a core of its own while it thinks, or the wall clock charges it for
 time it spent waiting for one (``benchmarks/fairness.py`` measures how often a bot using 80% of
-its limit then loses on time). Seats asked at once, not seats, are what count: versus2048's
-players alternate (one core a game), nimmt asks every seat at once (a core a seat), geister asks
-both at once for its setup. Built-in bots are played in turn in the worker's own thread, so
-together they need one core. The default concurrency is the usable cores divided by the cores a
-game needs, less one core for the league's own processes under ``clock: wall`` (on a Ray
-cluster, its CPUs divided by them); ``league validate`` warns when a config asks
-for more, naming a concurrency that fits under its clock (``clock: cpu`` is fair up to twice the cores).
+its limit then loses on time); the ``own`` clock (the default) and ``cpu`` do not charge that
+wait. Seats asked at once, not seats, are what count: versus2048's players alternate (one core a
+game), nimmt asks every seat at once (a core a seat), geister asks both at once for its setup;
+a program may use ``limits.cores`` at once. Built-in bots are played in turn in the worker's own
+thread, so together they need one core. The default concurrency is the usable cores divided by
+the cores a game needs, less one core for the league's own processes under ``clock: wall`` (on a
+Ray cluster, its CPUs divided by them); ``league validate`` warns when a config asks for more,
+naming a concurrency that fits under its clock (``own`` and ``cpu`` are fair up to twice the cores).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
 from engine.core import Game, plural
@@ -21,7 +23,7 @@ from sandbox.cpus import usable_cores
 
 PROBE_SEED = 0
 CPU_CLOCK_SHARE = 2
-"""Bots thinking at once per core that ``clock: cpu`` keeps fair (``benchmarks/fairness.py``: no timeout at 2x)."""
+"""Bots thinking at once per core that ``clock: own`` and ``clock: cpu`` keep fair (``benchmarks/fairness.py``)."""
 
 
 def seats_asked_at_once(game: Game, seats: int) -> int:
@@ -37,31 +39,35 @@ def seats_asked_at_once(game: Game, seats: int) -> int:
         return seats
 
 
-def cores_per_game(games: Iterable[Game], sizes: Iterable[int], bots: Iterable[BotSpec]) -> int:
+def cores_per_game(games: Iterable[Game], sizes: Iterable[int], bots: Iterable[BotSpec], bot_cores: float = 1.0) -> int:
     """Cores one game needs while its bots think: bot programs asked at once, built-ins together on one.
 
     Args:
         games: The league's variants.
         sizes: The table sizes it plays (2 for pairs, 1 for solo leagues).
         bots: Its bots.
+        bot_cores: The cores each program may use at once (``limits.cores``).
     """
     bots = list(bots)
     programs = sum(bot.builtin is None for bot in bots)
     builtins = len(bots) - programs
     at_once = max(seats_asked_at_once(game, size) for game in games for size in sizes)
-    return max(1, min(at_once, programs + (1 if builtins else 0)))
+    thinking = min(at_once, programs + (1 if builtins else 0))
+    program_cores = math.ceil(bot_cores) * min(at_once, programs)
+    return max(1, program_cores + max(0, thinking - programs))
 
 
 LEAGUE_CORES = 1
 """Cores left, under ``clock: wall``, to the league's own processes (the driver, Ray, the referees)."""
 
 
-def default_concurrency(cores_per_game: int, clock: str = "wall") -> int:
+def default_concurrency(cores_per_game: int, clock: str = "own") -> int:
     """Games at once that keep every thinking bot on a core of its own here (at least 1).
 
     Under ``clock: wall`` one core is left to the league's own processes: with every core
     thinking, a bot using 80% of its limit lost 17 replies in 1,000 on time on 2 cores, and none
-    with a core left (``benchmarks/fairness.py``). ``clock: cpu`` charges none of that wait.
+    with a core left (``benchmarks/fairness.py``). ``clock: own`` and ``clock: cpu`` charge none of
+    that wait, so every core plays.
     """
     cores = usable_cores()
     if clock == "wall" and cores > LEAGUE_CORES:
@@ -81,16 +87,16 @@ def oversubscription_warning(
 ) -> str | None:
     """One line when more bots may think at once than there are cores for them, else None.
 
-    With ``clock: wall`` any excess can make a bot lose on time; with ``clock: cpu`` only beyond
-    twice the cores (``benchmarks/fairness.py``: no timeouts at twice the cores), where a bot's
-    reply may take longer than the referee's wall guard (at least twice its allowance). The fix
-    named is one that fits under the league's clock, and under ``clock: wall`` what ``clock: cpu``
-    would allow.
+    With ``clock: wall`` any excess can make a bot lose on time; with ``clock: own`` or ``cpu``
+    only beyond twice the cores (``benchmarks/fairness.py``: no timeouts at twice the cores), where
+    a bot's reply may take longer than the referee's wall guard (at least twice its allowance).
+    The fix named is one that fits under the league's clock, and under ``clock: wall`` what
+    ``clock: own`` would allow.
 
     Args:
         concurrency: Games at once.
         need: Cores one game needs while its bots think (``cores_per_game``).
-        clock: The league's clock, ``wall`` or ``cpu``.
+        clock: The league's clock, ``own``, ``wall`` or ``cpu``.
         cores: The usable cores (default: this machine's).
         where: What the cores are, for the message (default: ``N cores``).
     """
@@ -102,33 +108,37 @@ def oversubscription_warning(
     where = where or f"{cores} cores"
     head = f"concurrency: {_bots_thinking(concurrency, need)} = {thinking} bots thinking at once on {where}"
     fix = _fix(need, cores, clock, concurrency)
-    if clock == "cpu":
-        return f"{head}: replies may outlast the wall guard of clock: cpu (at least twice the allowance); {fix}"
+    if clock != "wall":
+        return f"{head}: replies may outlast the wall guard of clock: {clock} (at least twice the allowance); {fix}"
     return f"{head}: bots may lose on time; {fix}"
 
 
 def _fix(need: int, cores: int, clock: str, concurrency: int) -> str:
-    """The concurrency (or other change) that fits ``cores`` under ``clock``; under wall, what clock: cpu allows."""
+    """The concurrency (or other change) that fits ``cores`` under ``clock``; under wall, what clock: own allows."""
     on_wall = cores // need
     on_cpu = CPU_CLOCK_SHARE * cores // need
     if not on_cpu:  # one game alone needs more than any clock allows
         return "use fewer players per table or a machine with more cores"
-    if clock == "cpu":
+    if clock != "wall":
         return f"give concurrency: {on_cpu}"
     if not on_wall:  # one game alone needs more cores than there are
         return (
-            f"use clock: cpu (fair up to concurrency: {on_cpu}), fewer players per table or a machine with more cores"
+            f"use clock: own (fair up to concurrency: {on_cpu}), fewer players per table or a machine with more cores"
         )
     if concurrency <= on_cpu:
-        return f"give concurrency: {on_wall}, or clock: cpu (fair up to concurrency: {on_cpu})"
-    return f"give concurrency: {on_wall}, or concurrency: {on_cpu} with clock: cpu"
+        return f"give concurrency: {on_wall}, or clock: own (fair up to concurrency: {on_cpu})"
+    return f"give concurrency: {on_wall}, or concurrency: {on_cpu} with clock: own"
 
 
 def need_of(
-    config_format: str, players_per_table: list[int] | None, games: Mapping[str, Game], bots: Mapping[str, BotSpec]
+    config_format: str,
+    players_per_table: list[int] | None,
+    games: Mapping[str, Game],
+    bots: Mapping[str, BotSpec],
+    bot_cores: float = 1.0,
 ) -> int:
-    """``cores_per_game`` of a league's parts (its format, table sizes, variants and bots)."""
-    return cores_per_game(games.values(), table_sizes(config_format, players_per_table), bots.values())
+    """``cores_per_game`` of a league's parts (its format, table sizes, variants, bots and ``limits.cores``)."""
+    return cores_per_game(games.values(), table_sizes(config_format, players_per_table), bots.values(), bot_cores)
 
 
 def cluster_concurrency(cpus: int, need: int) -> int:

@@ -2,9 +2,10 @@
 
 ``league run`` writes it before playing: the games that make up the league as configured now (the
 report leaves out games stored under an older config), the game, each variant's rules, each bot's
-spec, the seed and the rules of play, so that ``league report DIR`` can rebuild the whole report
-from the folder alone. Each run adds when it started, how long it took and how many games it stored.
-The file is replaced whole (written beside it, then renamed), so a full disk never leaves half of it.
+spec, the seed (and when the league drew it, if it did) and the rules of play, so that ``league
+report DIR`` can rebuild the whole report from the folder alone. Each run adds when it started, how
+long it took and how many games it stored. The file is replaced whole (written beside it, then
+renamed), so a full disk never leaves half of it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from league.config import League
+from league.league_seed import league_seed
 from league.schedule import GameSpec
 from league.store_faults import StoreWriteError, write_failure
 from league.worker import spec_to_data
@@ -33,6 +35,7 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
         StoreWriteError: The folder refused the write; the old manifest is left as it was.
     """
     config = league.config
+    seed = league_seed(league)
     path = league.output / MANIFEST
     earlier = read_manifest(league.output) or {}
     manifest = {
@@ -41,7 +44,8 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
         "bots": list(league.bots),
         "variants": list(league.games),
         "format": config.format,
-        "seed": config.seed,
+        "seed": seed.value,
+        "seed_drawn": seed.drawn,  # None: the league file gives it
         "league_file": str(league.path.resolve()),
         "settings": {name: game.variant() for name, game in league.games.items()},
         "bot_specs": {name: spec_to_data(spec) for name, spec in league.bots.items()},

@@ -75,8 +75,10 @@ class ClockSettings:
     """How the referee measures the time a reply took.
 
     Attributes:
-        kind: ``wall`` (monotonic wall time, the rules' own measure and the default) or ``cpu``
-            (the CPU time the bot's processes used, so results do not depend on machine load).
+        kind: ``own`` (the default: wall time less the time the bot waited, ready to run, for a CPU
+            the machine gave to others; so a bot that sleeps or blocks is charged and one the machine
+            starved is not), ``wall`` (monotonic wall time, the rules' own measure) or ``cpu`` (the
+            CPU time the bot's processes used).
         margin_ms: Harness overhead forgiven on every reply: the referee waits this much longer
             and charges this much less.
         game_wall_s: Wall time the whole match may take before the awaited bot is timed out.
@@ -84,13 +86,22 @@ class ClockSettings:
             before their first request; 0 sends it at once.
     """
 
-    kind: str = "wall"
+    kind: str = "own"
     margin_ms: int = 0
     game_wall_s: float | None = None
     startup_wait_ms: int = 2000
 
     def wait_ms(self, allowance_ms: int) -> int:
-        """How long to wait (wall time) for a reply allowed ``allowance_ms``."""
+        """How long to wait (wall time) for a reply allowed ``allowance_ms`` before its time is judged.
+
+        Under ``own`` the referee then waits on by what the machine denied the bot, up to ``guard_ms``.
+        """
         if self.kind == "cpu":  # a bot that sleeps uses no CPU: still bound the wait
-            return max(2 * allowance_ms, allowance_ms + 1000) + self.margin_ms
+            return self.guard_ms(allowance_ms)
         return allowance_ms + self.margin_ms
+
+    def guard_ms(self, allowance_ms: int) -> int:
+        """The longest wall time a reply may take under a clock that does not charge all of it (``cpu``, ``own``)."""
+        if self.kind == "own":
+            return max(3 * allowance_ms, allowance_ms + 1000) + self.margin_ms
+        return max(2 * allowance_ms, allowance_ms + 1000) + self.margin_ms

@@ -38,10 +38,12 @@ from league.referee import Launcher
 from sandbox.jail import Sandbox, SandboxError
 from sandbox.limits import Limits
 from sandbox.process import BotProcess, LaunchError
-from sandbox.tcp import TcpBotProcess
+from sandbox.tcp import TcpBotProcess, shared_relay_problem
 from sandbox.transport import Transport
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "league", "sandbox")
+"""This project's packages: what a built-in run as a program imports."""
 STDIO, TCP = "stdio", "tcp"
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_]+\}")
 
@@ -59,6 +61,12 @@ class BotSpec:
         builtin: A built-in strategy as ``GAME.NAME`` (exclusive with ``command``).
         command: A program's command line.
         cwd: The program's working folder.
+        own_folder: ``cwd`` is the program's own folder (``cwd:`` in a league file, ``--cwd``), which
+            its jail shows whole; otherwise it is only where the program runs (a league file's
+            folder, the current one), shown empty but for the folders of the files its command
+            names (``sandbox.folders``).
+        shared_folder: Its folder may hold another bot's, the league file or the report folder,
+            knowingly (``shared_folder: true`` in a league file; see ``league.bot_folders``).
         params: Keyword parameters of a built-in strategy.
         as_program: Run a built-in as a real program instead of in this process.
         roles: For games whose bots have several roles (attack2048): a spec per role.
@@ -71,6 +79,8 @@ class BotSpec:
     builtin: str | None = None
     command: tuple[str, ...] | None = None
     cwd: str | None = None
+    own_folder: bool = False
+    shared_folder: bool = False
     params: dict[str, Any] = field(default_factory=dict)
     as_program: bool = False
     roles: dict[str, BotSpec] | None = None
@@ -107,7 +117,7 @@ def parse_bot_argument(game: type[Game], text: str, as_program: bool = False, cw
         game: The game.
         text: The argument.
         as_program: Run built-ins as programs.
-        cwd: The folder a command runs in (None: the current one).
+        cwd: The folder a command runs in, given as its own (None: it runs in the current one).
 
     Raises:
         BotSpecError: A built-in of another game, an unknown name, or an empty command.
@@ -159,7 +169,7 @@ def _parse_one_side(game: type[Game], text: str, as_program: bool, cwd: str | No
                 " give a program as a path or a quoted command line, e.g. './mybot' or 'python3 bot.py'"
             )
     argv = tuple(shlex.split(text))
-    return BotSpec(name=command_name(argv), command=argv, cwd=cwd)
+    return BotSpec(name=command_name(argv), command=argv, cwd=cwd, own_folder=cwd is not None)
 
 
 _TAKES_A_VALUE = {"-cp", "-classpath", "--class-path", "-X", "-W"}
@@ -307,16 +317,13 @@ def check_builtin_params(game: Game, spec: BotSpec) -> BotSpec:
     return dataclasses.replace(spec, params=params)
 
 
-def check_program_access(
-    spec: BotSpec, sandbox: Sandbox, read_only: Sequence[str] = (), own_folder: bool = False
-) -> None:
-    """Refuse a program that cannot be jailed here, or whose files the jailed bot cannot read.
+def check_program_access(spec: BotSpec, sandbox: Sandbox, read_only: Sequence[str] = ()) -> None:
+    """Refuse a program that cannot be jailed here, whose files the jailed bot cannot read, or whose relay is unguarded.
 
     Args:
         spec: The bot.
         sandbox: Where it will run.
         read_only: More host paths it may read.
-        own_folder: Its ``cwd`` was given as its own folder (walked whole).
 
     Raises:
         BotSpecError: The message names the bot, the file and the fix.
@@ -330,18 +337,26 @@ def check_program_access(
             raise BotSpecError(f"bot {spec.name!r}: {error}") from None
         if side.command is not None:
             extra = [*read_only, *program_read_only(side)]
-            found = sandbox.unreadable(side.command, side.cwd, extra, own_folder=own_folder)
+            found = sandbox.unreadable(side.command, side.cwd, extra, own_folder=side.own_folder)
             if found is not None:
                 raise BotSpecError(f"bot {spec.name!r}: {found.message()}")
+    relay_problem = shared_relay_problem(sandbox) if spec.transport == TCP else None
+    if relay_problem is not None:
+        raise BotSpecError(f"bot {spec.name!r}: {relay_problem}")
 
 
 def program_read_only(spec: BotSpec) -> list[str]:
-    """Host paths a program needs besides its own: this project for built-ins and ``league bot`` commands."""
+    """Host paths a program needs besides its own: this project's packages for built-ins and ``league bot`` commands.
+
+    Only the packages, never the whole project: its ``configs/`` and ``reports/`` hold league files
+    and stores, which no bot may see.
+    """
     argv = spec.command or ()
     runs_league = bool(argv) and (
         Path(argv[0]).name == "league" or any(a == "-m" and b == "league" for a, b in itertools.pairwise(argv))
     )
-    return [str(PROJECT_ROOT)] if spec.builtin is not None or runs_league else []
+    packages = [str(PROJECT_ROOT / package) for package in PACKAGES]
+    return packages if spec.builtin is not None or runs_league else []
 
 
 def program_command(game: Game, spec: BotSpec, seed: int, role: str) -> list[str]:
@@ -377,6 +392,7 @@ def make_launcher(game: Game, spec: BotSpec, seat: int, match_seed: int, sandbox
             return InProcessTransport(game.bot_protocol(bot), limits.line_bytes)
         options: dict[str, Any] = {
             "cwd": side.cwd if side.builtin is None else str(PROJECT_ROOT),
+            "own_folder": side.own_folder and side.builtin is None,
             "max_line_bytes": limits.line_bytes,
             "sandbox": sandbox,
             "read_only": program_read_only(side),

@@ -20,17 +20,36 @@ from engine.protocol import RefereeProtocol
 from league.inprocess import InProcessTransport
 from league.match_record import ClockSettings, MatchRecord, Move, StderrTail
 from sandbox.process import BotProcess, LaunchError
+from sandbox.procfs import OpenCounter
 from sandbox.startup import wait_until_idle
 from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
 Launcher = Callable[[ProcessKey], Transport]
 """Starts the bot process of one seat's role for one epoch."""
 
+_OWN_THREAD = "/proc/thread-self/schedstat"
+
 _NS_PER_MS = 1_000_000
+_RECHECK_NS = 2 * _NS_PER_MS
+"""How soon the ``own`` clock looks again at a bot that seems over its time while it is ready to run."""
 _EVENT_NAMES = {LineKind.LINE: "line", LineKind.EOF: "eof", LineKind.OVERLONG: "overlong", LineKind.FLOOD: "flood"}
 """How each kind of reading is named in a stored move (see ``Move.event``)."""
 _RETRY = object()
 """What ``Referee._judge`` returns for a rejected reply the bot may follow with another."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Ahead:
+    """A built-in's answers given while it read its greeting: charged to its first request."""
+
+    wall_ns: int
+    cpu_ns: int | None
+    wait_ns: int | None
+
+    @property
+    def counters(self) -> tuple[int | None, int | None]:
+        """Its CPU time and run-queue wait before the greeting: where the first request's clock starts."""
+        return self.cpu_ns, self.wait_ns
 
 
 @dataclass(eq=False, slots=True)
@@ -44,7 +63,11 @@ class _Pending:
     """How long after its clock starts the referee waits for the reply (allowance, margin, 1 ms)."""
     sent_ns: int
     cpu_start_ns: int | None
+    wait_start_ns: int | None = None
+    """The bot's run-queue wait when its clock started (the ``own`` clock), or None."""
     referee_busy_ns: int = 0
+    referee_wait_ns: int = 0
+    """How long the referee itself waited for a CPU before it read the reply (not the bot's time)."""
     flushed_ns: int | None = None
     thought_ahead_ns: int = 0
 
@@ -78,7 +101,11 @@ class Referee:
         self.time_used_ms = [0] * len(self.launchers)
         self.stderr: list[StderrTail] = []
         self.failed_launches: set[ProcessKey] = set()
-        self.thought_ahead_ns: dict[Transport, int] = {}
+        self.thought_ahead: dict[Transport, _Ahead] = {}
+        self.wake_wait_ns = 0
+        """How long the referee waited for a CPU after its last wake-up (the ``own`` clock)."""
+        self.own_thread: OpenCounter | None = None
+        """The referee thread's own ``schedstat``, under the ``own`` clock (opened by ``play``, in its thread)."""
         self.by_request: dict[Request, Transport] = {}
         """The transport found for a request, kept until a process stops (a lookup every ply)."""
 
@@ -92,6 +119,8 @@ class Referee:
     def play(self) -> MatchRecord:
         """Play the match to its end and release every process."""
         state = self.game.new_state(self.seed, len(self.launchers))
+        if self.clock.kind == "own":
+            self.own_thread = OpenCounter(_OWN_THREAD)
         if self.clock.game_wall_s is not None:
             self.game_deadline_ns = self._now() + int(self.clock.game_wall_s * 1e9)
         try:
@@ -103,6 +132,8 @@ class Referee:
         finally:
             self._stop(list(self.running), state)
             self.poller.close()
+            if self.own_thread is not None:
+                self.own_thread.close()
         return MatchRecord(state.result(), self.moves, self.time_used_ms, state.to_json(), self.stderr)
 
     # -- processes -------------------------------------------------------------------------
@@ -134,14 +165,17 @@ class Referee:
         # Fair start-up: the first request's clock starts once the programs wait for input.
         wait_until_idle([t for t in started.values() if isinstance(t, BotProcess)], self.clock.startup_wait_ms / 1000)
         for key, transport in started.items():
+            if isinstance(transport, InProcessTransport) and self.clock.kind == "own":
+                transport.thread_wait_ns = 0  # its thread's run-queue waits are counted from now on
             greeting = self.protocol.greeting(state, key)
             if greeting:
                 began = self._now()
+                counters = self._counters(transport)
                 transport.send(greeting)
                 if isinstance(transport, InProcessTransport) and transport.buffer:
                     # A built-in that answered while reading (codevs21 solo: every move at once)
                     # thought on its clock: charged to its first request, as a program's would be.
-                    self.thought_ahead_ns[transport] = self._now() - began
+                    self.thought_ahead[transport] = _Ahead(self._now() - began, *counters)
             if self.protocol.ends_input_after_greeting(state, key):
                 transport.end_input()
 
@@ -205,24 +239,35 @@ class Referee:
             # Programs are asked first. A built-in answers inside send(), and while it thinks the
             # referee cannot read: that time is the referee's, not charged to the programs waiting.
             speakers.sort(key=lambda speaker: isinstance(speaker[1], InProcessTransport))
-        cpu_clock = self.clock.kind == "cpu"
+        own_clock = self.clock.kind == "own"
         pending: list[_Pending] = []
         for request, transport in speakers:
-            cpu_start = transport.cpu_ns() if cpu_clock else None
+            sending_wait_ns = 0
+            ahead = self.thought_ahead.pop(transport, None) if self.thought_ahead else None
+            cpu_start, wait_start = self._counters(transport) if ahead is None else ahead.counters
             data = self.protocol.request(state, request)
+            transport.thinking(True)  # its full CPU weight while it is asked (sandbox/cgroups.py)
             if pending and isinstance(transport, InProcessTransport):
                 began = self._now()
                 transport.send(data)
                 for earlier in pending:
                     earlier.referee_busy_ns += self._now() - began
+            elif own_clock:  # a referee kept from its CPU while it writes does not charge the bot
+                before = self._own_wait_ns()
+                transport.send(data)
+                sending_wait_ns = self._own_wait_ns() - before
             else:
                 transport.send(data)
             allowance = state.time_allowance_ms(request)
             wait_ns = (self.clock.wait_ms(allowance) + 1) * _NS_PER_MS
-            ahead = self.thought_ahead_ns.pop(transport, 0) if self.thought_ahead_ns else 0
+            thought = ahead.wall_ns if ahead is not None else 0
             sent = self._now()
-            pending.append(_Pending(request, transport, allowance, wait_ns, sent, cpu_start, thought_ahead_ns=ahead))
+            pending.append(
+                _Pending(request, transport, allowance, wait_ns, sent, cpu_start, wait_start, thought_ahead_ns=thought)
+            )
+            pending[-1].referee_wait_ns = sending_wait_ns
         accepted: dict[Request, Any] = {}
+        self.wake_wait_ns = 0
         skip_blank, fragment_at_eof_is_line, max_bytes = self.line_reading
         while pending:
             now = self._now()
@@ -240,24 +285,31 @@ class Referee:
                     deadline = since + wait.wait_ns
                     if self.game_deadline_ns is not None:
                         deadline = min(deadline, self.game_deadline_ns)
+                    if now >= deadline and own_clock and self._owed_ns(wait, now - since, deadline):
+                        deadline = since + wait.wait_ns  # the machine kept the bot waiting: it gets that time
                     if now < deadline:
                         next_deadline = deadline if next_deadline is None else min(next_deadline, deadline)
                         continue
                     # No reply in time: charge at least the allowance + 1 ms, a timeout by any clock.
                     elapsed_ms = max(self._charged_ms(wait, now - since), wait.allowance_ms + 1)
                 else:
+                    wait.referee_wait_ns += self.wake_wait_ns
                     elapsed_ms = self._charged_ms(wait, max(0, event.at_ns - since))
                 action = self._judge(state, request, wait, event, elapsed_ms)
                 if action is _RETRY:
                     continue
                 pending.remove(wait)
+                wait.transport.thinking(False)
                 if state.is_over():
                     return
                 if action is not None:
                     accepted[request] = action
             if pending:
                 timeout_s = 0.0 if next_deadline is None else (next_deadline - self._now()) / 1e9
-                self.poller.wait(max(0.0, timeout_s))
+                if own_clock:
+                    self.wake_wait_ns = self._poll_counting_wait(max(0.0, timeout_s))
+                else:
+                    self.poller.wait(max(0.0, timeout_s))
         if accepted:
             state.apply(accepted)
             for key, data in self.protocol.notices(state, accepted):
@@ -265,9 +317,68 @@ class Referee:
                 if transport is not None:
                     transport.send(data)
 
+    def _counters(self, transport: Transport) -> tuple[int | None, int | None]:
+        """The bot's CPU time and run-queue wait now, as far as the clock needs them (None: not needed or unknown)."""
+        kind = self.clock.kind
+        if kind == "wall":
+            return None, None
+        return transport.cpu_ns(), transport.wait_ns() if kind == "own" else None
+
+    def _own_wait_ns(self) -> int:
+        """How long the referee's thread has waited, ready to run, for a CPU so far (0 where unknown)."""
+        counts = self.own_thread.schedstat() if self.own_thread is not None else None
+        return counts[1] if counts is not None else 0
+
+    def _poll_counting_wait(self, timeout_s: float) -> int:
+        """Wait on the pipes as usual; how long the referee then waited for a CPU before it ran again (ns)."""
+        before = self._own_wait_ns()
+        self.poller.wait(timeout_s)
+        return self._own_wait_ns() - before
+
+    def _owed_ns(self, wait: _Pending, wall_ns: int, deadline: int) -> bool:
+        """Under the ``own`` clock, at the wall deadline: give the bot the time the machine denied it, if any.
+
+        Moves the reply's wait on by what the bot is still owed (never past the clock's guard);
+        False when it is owed nothing: the deadline stands. The kernel adds a wait for a CPU to a
+        thread's count only once the thread runs again, so a bot that looks over its time while it
+        is ready to run, with less CPU time than its allowance, may be waiting still: it is looked at
+        again shortly (``_RECHECK_NS``) rather than timed out on a count that is not yet complete.
+        """
+        guard_ns = (self.clock.guard_ms(wait.allowance_ms) + 1) * _NS_PER_MS
+        if wall_ns >= guard_ns or (self.game_deadline_ns is not None and deadline >= self.game_deadline_ns):
+            return False
+        allowance_ns = wait.allowance_ms * _NS_PER_MS
+        owed_ns = allowance_ns - self._own_ns(wait, wall_ns) + _NS_PER_MS
+        if owed_ns <= 0:
+            used = wait.transport.cpu_ns()
+            cpu_ns = (used - wait.cpu_start_ns) / wait.transport.cores if used is not None and wait.cpu_start_ns else 0
+            if not (wait.transport.ready_to_run() and cpu_ns <= allowance_ns):
+                return False
+            owed_ns = _RECHECK_NS
+        wait.wait_ns = min(guard_ns, wall_ns + owed_ns)
+        return True
+
+    def _own_ns(self, wait: _Pending, wall_ns: int) -> int:
+        """What the ``own`` clock charges for ``wall_ns``: less the time the bot waited, ready, for a CPU.
+
+        The bot's main thread's run-queue wait and the referee's own waits for a CPU while it wrote
+        the request and before it read the reply are not the bot's time. Its CPU time divided by its
+        cores is charged at least: a bot whose own processes keep each other waiting has used its
+        cores all the same. Where either measure is missing, the wall time.
+        """
+        transport = wait.transport
+        waited, used = transport.wait_ns(), transport.cpu_ns()
+        if waited is None or used is None or wait.wait_start_ns is None or wait.cpu_start_ns is None:
+            return wall_ns
+        ran = wall_ns - (waited - wait.wait_start_ns) - wait.referee_wait_ns
+        return int(max(ran, (used - wait.cpu_start_ns) / transport.cores, 0))
+
     def _charged_ms(self, wait: _Pending, wall_ns: int) -> int:
-        """The whole ms a reply is charged: wall or CPU time, less the margin."""
-        if wait.cpu_start_ns is not None:
+        """The whole ms a reply is charged: by the clock's measure (wall, own or CPU time), less the margin."""
+        kind = self.clock.kind
+        if kind == "own":
+            measured = self._own_ns(wait, wall_ns) // _NS_PER_MS
+        elif kind == "cpu" and wait.cpu_start_ns is not None:
             used = wait.transport.cpu_ns()
             measured = (used - wait.cpu_start_ns) // _NS_PER_MS if used is not None else wall_ns // _NS_PER_MS
         else:

@@ -52,23 +52,46 @@ class ReplayCommands:
         return f"{before} --seed {int(spec['seed'])}{after}"
 
     def _around_the_seed(self, variant: str, seats: tuple[str, ...]) -> tuple[str, str]:
-        """The command's words before ``--seed N`` and its options after it, quoted for a shell."""
+        """The command's words before ``--seed N`` and its options after it, quoted for a shell.
+
+        Programs without a folder of their own ran in the league file's folder, shown them empty but
+        for the folders of their files: the command goes there first (``cd``), and gives ``--cwd``
+        only to programs with a folder of their own, as the league did.
+        """
         manifest = self.manifest
         game_name = manifest["game"]
         words = ["league", "play", game_name]
         options = _variant_options(game_name, manifest.get("settings", {}).get(variant, {}))
         as_program = False
-        for seat, name in enumerate(seats):
-            bot = manifest.get("bot_specs", {}).get(name)
+        bots = [manifest.get("bot_specs", {}).get(name) for name in seats]
+        runs_in = _working_folder([bot for bot in bots if bot is not None])
+        for seat, (name, bot) in enumerate(zip(seats, bots, strict=True)):
             if bot is None:  # a manifest of an older version: the bot's name is all there is
                 words.append(name)
                 continue
             words.append(_bot_argument(game_name, bot))
-            options += _seat_options(seat, bot)
+            options += _seat_options(seat, bot, runs_in)
             as_program = as_program or any(side.get("as_program") for side in _sides(bot))
         options += ["--programs"] if as_program else []
+        options += ["--shared-folder"] if any(bot and bot.get("shared_folder") for bot in bots) else []
         options += _play_options(manifest.get("play", {}))
-        return shlex.join(words), "".join(f" {shlex.quote(option)}" for option in options)
+        before = shlex.join(words) if runs_in is None else f"cd {shlex.quote(runs_in)} && {shlex.join(words)}"
+        return before, "".join(f" {shlex.quote(option)}" for option in options)
+
+
+def _working_folder(bots: list[dict[str, Any]]) -> str | None:
+    """The one folder the programs without a folder of their own run in (the league file's), or None.
+
+    Where they ran in several (a manifest of an older version, which did not record whose folder
+    was its own), None: each gets ``--cwd``.
+    """
+    folders = {
+        side["cwd"]
+        for bot in bots
+        for side in _sides(bot)
+        if side.get("command") and side.get("cwd") and not side.get("own_folder")
+    }
+    return folders.pop() if len(folders) == 1 else None
 
 
 def _sides(bot: dict[str, Any]) -> list[dict[str, Any]]:
@@ -105,10 +128,11 @@ def _bot_argument(game_name: str, bot: dict[str, Any]) -> str:
     return shlex.join(bot.get("command") or ())
 
 
-def _seat_options(seat: int, bot: dict[str, Any]) -> list[str]:
-    """A seat's folder, parameters and transport."""
+def _seat_options(seat: int, bot: dict[str, Any], runs_in: str | None = None) -> list[str]:
+    """A seat's folder (unless it runs in ``runs_in``, not its own), parameters and transport."""
     options: list[str] = []
-    folders = {side.get("cwd") for side in _sides(bot)} - {None}
+    folders = {side.get("cwd") for side in _sides(bot) if side.get("own_folder") or side.get("cwd") != runs_in}
+    folders -= {None}
     if folders:
         options += ["--cwd", f"{seat}:{sorted(folders)[0]}"]
     for side in _sides(bot):
@@ -122,7 +146,7 @@ def _seat_options(seat: int, bot: dict[str, Any]) -> list[str]:
 def _play_options(play: dict[str, Any]) -> list[str]:
     """The league's clock, sandbox and limits where they are not ``league play``'s defaults."""
     options: list[str] = []
-    if play.get("clock", "wall") != "wall":
+    if play.get("clock", "own") != "own":
         options += ["--clock", play["clock"]]
     if play.get("time_margin_ms", 0):
         options += ["--time-margin-ms", str(play["time_margin_ms"])]

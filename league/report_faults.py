@@ -1,4 +1,8 @@
-"""The report's faults section: what each bot did wrong, how often, and what it said on stderr."""
+"""The report's faults section: what each bot did wrong, how often, and what it said on stderr.
+
+What a bot wrote (its stderr tail, the reply a detail quotes) is shown inert (league/inert.py): its
+control characters escaped, its stderr in a code block that no line of it can close.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from engine.core import plural
+from league.inert import inert_block, inert_line, markdown_block, markdown_code, markdown_text
 from league.report_page import Block, Paragraph, Raw, Table
 
 FAULT_NOTES = (
@@ -54,25 +59,27 @@ def _entries_markdown(entries: Sequence[dict[str, Any]]) -> str:
     lines = []
     for entry in entries:
         lines.append(
-            f"- `{entry['game_id']}` ({entry['variant']}): {entry['bot']} (seat {entry['seat']}),"
-            f" {entry['termination']} `{entry['reason_code']}`: {entry['detail']}"
+            f"- {markdown_code(entry['game_id'])} ({markdown_text(entry['variant'])}):"
+            f" {markdown_text(entry['bot'])} (seat {entry['seat']}), {entry['termination']}"
+            f" {markdown_code(str(entry['reason_code']))}: {markdown_text(entry['detail'])}"
         )
         if entry["stderr"]:
-            lines += ["", "  ```", *(f"  {line}" for line in entry["stderr"].splitlines()), "  ```"]
+            lines += ["", *(f"  {line}" for line in markdown_block(entry["stderr"]))]
     return "\n".join(lines)
 
 
 def _entries_html(entries: Sequence[dict[str, Any]]) -> str:
     items = []
     for entry in entries:
+        shown = escape(inert_block(entry["stderr"]))
         stderr = (
-            f"<details><summary>stderr (last lines)</summary><pre>{escape(entry['stderr'])}</pre></details>"
+            f"<details><summary>stderr (last lines)</summary><pre>{shown}</pre></details>"
             if entry["stderr"]
             else "<div><small>(nothing on stderr)</small></div>"
         )
         items.append(
             f"<li><code>{escape(entry['game_id'])}</code> ({escape(entry['variant'])}):"
-            f" <b>{escape(entry['bot'])}</b> (seat {entry['seat']}), {escape(entry['termination'])}"
-            f" <code>{escape(str(entry['reason_code']))}</code>: {escape(entry['detail'])}{stderr}</li>"
+            f" <b>{escape(inert_line(entry['bot']))}</b> (seat {entry['seat']}), {escape(entry['termination'])}"
+            f" <code>{escape(str(entry['reason_code']))}</code>: {escape(inert_line(entry['detail']))}{stderr}</li>"
         )
     return f"<ul class='faults'>{''.join(items)}</ul>"

@@ -8,19 +8,21 @@ The page embeds the rows as one JSON blob and a small inline script shows them a
 filtered by bot (games where it sat), variant and termination; a league of 100,000 games is cut
 to ``HTML_MAX_ROWS`` rows on the page (every faulted game kept), and ``report.md`` to
 ``MARKDOWN_MAX_ROWS``, each saying so. Scores and seeds are text: they may pass 2**53.
-Everything a bot's author wrote (names, details) is escaped, and the script only sets text.
+Everything a bot's author wrote (names, details) is escaped (league/inert.py), and the script only
+sets text; in ``games.csv`` such a cell never starts a spreadsheet formula.
 """
 
 from __future__ import annotations
 
 import html
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
+
+from league.inert import inert_line, markdown_code, markdown_text, spreadsheet_text
 
 ReplayCommand = Callable[[dict[str, Any]], str]
 
@@ -150,7 +152,8 @@ def games_frame(
     """``games.csv``: one row per game, in schedule order.
 
     Seats are joined by " vs ", scores, ranks and offending seats by spaces; scores and seeds are
-    exact (text and 64-bit integers, never floats).
+    exact (text and 64-bit integers, never floats). The cells that can hold a bot's text (seats,
+    winner, detail) are ``spreadsheet_text``: no spreadsheet takes them for formulas.
     """
     columns = ["index", "game_id", "variant", "seats", "scores", "ranks", "winner", "termination"]
     columns += ["reason_code", "offenders", "detail", "plies", "seed", "replay"]
@@ -159,14 +162,14 @@ def games_frame(
             "index": row.index,
             "game_id": row.game_id,
             "variant": row.variant,
-            "seats": " vs ".join(row.seats),
+            "seats": spreadsheet_text(" vs ".join(row.seats)),
             "scores": " ".join(row.scores),
             "ranks": " ".join(map(str, row.ranks)),
-            "winner": row.winner,
+            "winner": spreadsheet_text(row.winner),
             "termination": row.termination,
             "reason_code": row.reason_code,
             "offenders": " ".join(map(str, row.offenders)),
-            "detail": row.detail,
+            "detail": spreadsheet_text(row.detail),
             "plies": row.plies,
             "seed": row.seed,
             "replay": row.replay,
@@ -177,23 +180,6 @@ def games_frame(
 
 
 # Markdown ---------------------------------------------------------------------------------------
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>|~#!&])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
-
-
-def markdown_text(text: str) -> str:
-    """``text`` safe in a Markdown table cell: on one line, pipes and markup characters escaped."""
-    flat = " ".join(text.split())
-    return _MARKDOWN_SPECIAL.sub(lambda match: "\\" + match.group(0), flat)
-
-
-def markdown_code(text: str) -> str:
-    """``text`` as a code span in a Markdown table cell (fenced past any backticks it holds)."""
-    flat = " ".join(text.split()).replace("|", "\\|")
-    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
-    fence = "`" * (longest + 1)
-    padded = f" {flat} " if flat.startswith("`") or flat.endswith("`") else flat
-    return f"{fence}{padded}{fence}"
 
 
 def games_markdown(
@@ -374,8 +360,8 @@ def games_html(
         "replay": replay_command is not None,
         "watch": watch is not None,
         "rows": [
-            [r.index, r.game_id, r.variant, r.seats, r.scores, r.ranks, r.winner, r.termination]
-            + [r.reason_code, r.detail, r.offenders, r.plies, r.seed, r.replay, int(r.game_id in (watch or ()))]
+            [r.index, r.game_id, r.variant, r.seats, r.scores, r.ranks, r.winner, r.termination, r.reason_code]
+            + [inert_line(r.detail), r.offenders, r.plies, r.seed, r.replay, int(r.game_id in (watch or ()))]
             for r in shown
         ],
     }

@@ -32,7 +32,7 @@ def header_section(
     facts = [
         f"game: {manifest.get('game', 'unknown (no league.json)')}",
         f"format: {str(manifest.get('format', 'unknown')).replace('_', ' ')}",
-        f"seed: {manifest['seed']}" if "seed" in manifest else "seed: unknown",
+        seed_fact(manifest),
         f"games scored: {len(records)}"
         + (f" of {len(manifest['game_ids'])} scheduled" if "game_ids" in manifest else ""),
     ]
@@ -54,6 +54,21 @@ def header_section(
             Table(variant_settings(manifest, variants), text=True),
             Table(bot_descriptions(manifest, bots), text=True),
         ],
+    )
+
+
+def seed_fact(manifest: dict[str, Any]) -> str:
+    """The league seed and where it came from: drawn by the league and kept secret until now, or the file's."""
+    if "seed" not in manifest:
+        return "seed: unknown"
+    seed = manifest["seed"]
+    if "seed_drawn" not in manifest:  # a manifest of an older version
+        return f"seed: {seed}"
+    if manifest["seed_drawn"] is None:
+        return f"seed: {seed} (written in the league file: known to anyone who read it)"
+    return (
+        f"seed: {seed} (drawn from the OS at the first run, {manifest['seed_drawn']}, and kept secret in the league's"
+        " folder until the games were played; every game can be replayed from it)"
     )
 
 

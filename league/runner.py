@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from league.config import League
 from league.cores import need_of
+from league.league_seed import keep_seed, league_seed
 from league.manifest import read_manifest, record_run, write_manifest  # noqa: F401 - read_manifest: callers' import
 from league.ray_session import leave_ray, start_ray, watch_first_worker
 from league.report import remove_report
@@ -96,7 +97,8 @@ def _digest(data: Any) -> str:
 def schedule(league: League) -> list[GameSpec]:
     """The league's games in schedule order (ids change when what the names stand for changes).
 
-    Drawn once per ``League`` and kept on it (a large table league takes a moment to draw).
+    Drawn once per ``League`` and kept on it (a large table league takes a moment to draw), on the
+    league seed (``league.league_seed``: a league file without one draws it, or takes the one its folder stores).
     """
     if league.scheduled is None:
         league.scheduled = _draw_schedule(league)
@@ -108,16 +110,17 @@ def _draw_schedule(league: League) -> list[GameSpec]:
     names = [bot.name for bot in config.bots]
     variants = list(config.variants)
     prints = fingerprints(league)
+    seed = league_seed(league).value
     if config.format == "gauntlet":
         field = [name for name in names if name not in config.candidates]
-        specs = gauntlet(config.name, config.candidates, field, variants, config.games_per_pair, config.seed, prints)
+        specs = gauntlet(config.name, config.candidates, field, variants, config.games_per_pair, seed, prints)
     elif config.format == "solo":
-        specs = solo(config.name, names, variants, config.runs_per_case, config.seed, prints)
+        specs = solo(config.name, names, variants, config.runs_per_case, seed, prints)
     elif config.format == "tables":
         sizes = config.players_per_table or []
-        specs = tables(config.name, names, variants, sizes, config.tables, config.seed, prints)
+        specs = tables(config.name, names, variants, sizes, config.tables, seed, prints)
     else:
-        specs = round_robin(config.name, names, variants, config.games_per_pair, config.seed, prints)
+        specs = round_robin(config.name, names, variants, config.games_per_pair, seed, prints)
     if len({spec.game_id for spec in specs}) != len(specs):
         raise ValueError("two scheduled games share an id")
     return specs
@@ -137,7 +140,9 @@ def league_setup(league: League, shipped: Mapping[str, ShippedPath] | None = Non
         sandbox=config.sandbox.mode.value,
         clock={"kind": config.clock, "margin_ms": config.time_margin_ms, "game_wall_s": config.limits.wall_seconds},
         shipped=dict(shipped or {}),
-        pin_cores=need_of(config.format, config.players_per_table, league.games, league.bots) if config.pin_cpus else 0,
+        pin_cores=need_of(config.format, config.players_per_table, league.games, league.bots, config.limits.cores)
+        if config.pin_cpus
+        else 0,
     )
 
 
@@ -160,15 +165,20 @@ def run_league(
     """Play every game of the league not yet stored, storing each as it finishes.
 
     On a cluster the driver joins it first: one it cannot join leaves the report folder as it was.
+    A seed the league drew is stored in its folder before any game is played (``league.league_seed``).
 
     Args:
         league: The validated league.
         address: A Ray cluster's address (default: ``RAY_ADDRESS``, else a local cluster).
-        fresh: Forget stored games first.
+        fresh: Forget stored games first (and a stored seed: a league file without one draws a new one).
         on_progress: Called with (games stored, games in the schedule) after each game.
+
+    Raises:
+        ConfigError: The folder's stored seed is damaged or differs from the league file's (nothing is written).
     """
     started = time.monotonic()
     started_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    league_seed(league, fresh)  # a stored seed that is damaged or not the file's stops the run here
     specs = schedule(league)
     Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
@@ -178,6 +188,8 @@ def run_league(
         store.lock()
         if fresh:
             store.reset()
+        keep_seed(league, fresh)  # a drawn seed is stored before any game: every later run plays on it
+        specs = schedule(league)  # drawn again only if a run that held the folder since stored another seed
         done = store.done_ids()
         write_manifest(league, specs)
         todo = [spec for spec in specs if spec.game_id not in done]

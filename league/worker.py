@@ -50,8 +50,11 @@ class LeagueSetup:
 
 
 def spec_to_data(spec: BotSpec) -> dict[str, Any]:
-    """A BotSpec as plain data (roles included)."""
+    """A BotSpec as plain data (roles included); its folder flags only where set, so earlier ids stay as they were."""
     data = asdict(spec)
+    for flag in ("own_folder", "shared_folder"):
+        if not data[flag]:
+            del data[flag]
     if spec.roles:
         data["roles"] = {role: spec_to_data(side) for role, side in spec.roles.items()}
     return data

@@ -6,10 +6,10 @@ the files' own permission bits still apply, and for that uid only the bits for "
 bot folder of mode 700 or a helper file of mode 600 would make every game a forfeit, so the
 league checks before anything plays and names the first file the bot could not read.
 
-What a bot is shown of the host beyond its working folder follows from its command: the folder of
+What a bot is shown of the host beyond its own folder follows from its command: the folder of
 every file the command names (a script's helper modules live beside it; ``named_paths`` and
-``bound_folder``). The jail binds those folders, this check walks them, and a cluster run ships
-them (league/shipping.py): all three from the same two functions.
+``bound_folder``; the whole list is ``sandbox.folders``). The jail binds those folders, this check
+walks them, and a cluster run ships them (league/shipping.py): all three from the same two functions.
 """
 
 from __future__ import annotations

@@ -1,8 +1,15 @@
-"""Memory and process-count caps for one bot through a cgroup of its own (v2, or v1 as on Debian 12).
+"""Memory, process-count and CPU caps for one bot through a cgroup of its own (v2, or v1 as on Debian 12).
 
 A ``CgroupSlot`` is made before the bot starts; the bot joins it by writing its own pid into the
 listed ``cgroup.procs`` files before it execs the jail, so every process it ever starts is
 counted. At the end every process left in the slot is killed and the slot removed.
+
+Where the tree has a CPU controller (v1 ``cpu``, v2 ``cpu``), the slot also caps the CPU time of
+all the bot's processes together at its cores (a CFS quota: however many processes, sessions or
+threads it makes, it never gets more than ``cores`` CPUs; sessions of its own cannot win it more
+through scheduler autogroups, which apply only outside cgroups). While the bot is not asked for
+a reply its weight drops to the least the kernel allows (``thinking(False)``), so a bot busy on
+its opponent's time only takes CPU that no thinking bot wants.
 """
 
 from __future__ import annotations
@@ -11,11 +18,19 @@ import functools
 import os
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from sandbox.procfs import OpenCounter
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PARENT = "league"
+CFS_PERIOD_US = 100_000
+"""The period of a bot's CPU quota: it may use ``cores`` x this much CPU time in every such period."""
+_V1_WEIGHTS = ("1024", "2")
+"""``cpu.shares`` of a bot asked for a reply, and of one that is not (the least v1 allows)."""
+_V2_WEIGHTS = ("100", "1")
+"""``cpu.weight`` of the same two (v2's default and least)."""
 
 
 def _v2_root() -> Path | None:
@@ -30,6 +45,40 @@ def _v1_roots() -> tuple[Path, Path] | None:
     if (memory / "cgroup.procs").exists() and (pids / "cgroup.procs").exists():
         return memory, pids
     return None
+
+
+def _v1_cpu() -> Path | None:
+    for name in ("cpu", "cpu,cpuacct"):
+        folder = CGROUP_ROOT / name
+        if (folder / "cpu.cfs_quota_us").exists() and os.access(folder, os.W_OK):
+            return folder
+    return None
+
+
+def _v2_cpu() -> Path | None:
+    v2 = _v2_root()
+    if v2 is None or "cpu" not in (v2 / "cgroup.controllers").read_text().split():
+        return None
+    return v2
+
+
+@functools.cache
+def cpu_cap_problem() -> str | None:
+    """Why a bot's processes cannot be capped together at its cores here, or None when they can.
+
+    Probed once by making a slot with a CPU quota.
+    """
+    problem = cgroups_problem()
+    if problem is not None:
+        return problem
+    if _v2_cpu() is None and _v1_cpu() is None:
+        return "the cgroup tree has no writable CPU controller (cgroup v1 cpu or v2 cpu) for a CPU quota"
+    try:
+        slot = CgroupSlot.create(f"cpuprobe{os.getpid()}", 64, 8, cores=1)
+    except OSError as error:
+        return f"a cgroup with a CPU quota cannot be made ({error})"
+    slot.destroy()
+    return None if slot.cpu_dir is not None else "the cgroup tree refused a CPU quota"
 
 
 def _v1_cpuacct() -> Path | None:
@@ -92,10 +141,22 @@ class CgroupSlot:
 
     dirs: list[Path]
     memory_limit: int
+    cpu_dir: Path | None = None
+    """The cgroup holding the bot's CPU quota and weight (None: its CPU is not capped)."""
+    thinking_now: bool = True
+    _usage: OpenCounter | None = field(default=None, repr=False)
+    _weight_fd: int | None = field(default=None, repr=False)
 
     @classmethod
-    def create(cls, name: str, memory_mb: int, processes: int) -> CgroupSlot:
+    def create(cls, name: str, memory_mb: int, processes: int, cores: float | None = None) -> CgroupSlot:
         """Make the slot's cgroup(s) with their caps.
+
+        Args:
+            name: The slot's name (one per bot running at once).
+            memory_mb: Memory of all its processes together.
+            processes: Processes and threads at once.
+            cores: CPUs its processes may use together (a CFS quota), where the tree allows it;
+                None caps no CPU.
 
         Raises:
             OSError: The cgroup tree refused (see ``cgroups_problem``).
@@ -107,16 +168,21 @@ class CgroupSlot:
             folder = v2 / PARENT / name
             parent = folder.parent
             parent.mkdir(exist_ok=True)
+            capped = cores is not None and _v2_cpu() is not None
             try:
-                (parent / "cgroup.subtree_control").write_text("+memory +pids")
+                (parent / "cgroup.subtree_control").write_text("+memory +pids" + (" +cpu" if capped else ""))
             except OSError:
-                pass
+                capped = False
             folder.mkdir(exist_ok=True)
             (folder / "memory.max").write_text(str(limit))
             if (folder / "memory.swap.max").exists():
                 (folder / "memory.swap.max").write_text("0")
             (folder / "pids.max").write_text(str(processes))
-            return cls([folder], limit)
+            slot = cls([folder], limit)
+            if capped and cores is not None and (folder / "cpu.max").exists():
+                (folder / "cpu.max").write_text(f"{round(cores * CFS_PERIOD_US)} {CFS_PERIOD_US}")
+                slot.cpu_dir = folder
+            return slot
         roots = _v1_roots()
         if roots is None:
             raise OSError("no cgroup with memory and pids controllers")
@@ -139,7 +205,39 @@ class CgroupSlot:
             (cpuacct / PARENT).mkdir(exist_ok=True)
             (cpuacct / PARENT / name).mkdir(exist_ok=True)
             dirs.append(cpuacct / PARENT / name)
-        return cls(dirs, limit)
+        slot = cls(dirs, limit)
+        cpu = _v1_cpu() if cores is not None else None
+        if cpu is not None and cores is not None:
+            parent = cpu / PARENT
+            parent.mkdir(exist_ok=True)
+            # The bots together weigh as one task a core against the host's other tasks.
+            (parent / "cpu.shares").write_text(str(1024 * max(1, os.cpu_count() or 1)))
+            folder = parent / name
+            folder.mkdir(exist_ok=True)
+            (folder / "cpu.cfs_period_us").write_text(str(CFS_PERIOD_US))
+            (folder / "cpu.cfs_quota_us").write_text(str(round(cores * CFS_PERIOD_US)))
+            if folder not in dirs:
+                dirs.append(folder)
+            slot.cpu_dir = folder
+        return slot
+
+    def thinking(self, asked: bool) -> None:
+        """Give the bot its full CPU weight while it is asked for a reply, the least while it is not.
+
+        A bot computing on its opponent's time (pondering, or hogging) then takes only CPU that
+        no bot asked for a reply wants; its quota caps it either way.
+        """
+        if self.cpu_dir is None or asked == self.thinking_now:
+            return
+        self.thinking_now = asked
+        v1 = (self.cpu_dir / "cpu.shares").exists()
+        name, weights = ("cpu.shares", _V1_WEIGHTS) if v1 else ("cpu.weight", _V2_WEIGHTS)
+        try:
+            if self._weight_fd is None:
+                self._weight_fd = os.open(self.cpu_dir / name, os.O_WRONLY)
+            os.pwrite(self._weight_fd, weights[0 if asked else 1].encode(), 0)
+        except OSError:
+            pass
 
     @property
     def procs_files(self) -> list[str]:
@@ -174,9 +272,13 @@ class CgroupSlot:
 
     def cpu_ns(self) -> int | None:
         """CPU time used by everything in the slot so far (ns), where the tree reports it."""
+        if self._usage is not None:
+            data = self._usage.read()
+            return int(data) if data else None
         for folder in self.dirs:
             usage = folder / "cpuacct.usage"
             if usage.exists():
+                self._usage = OpenCounter(usage)  # read again and again while the bot runs
                 return int(usage.read_text())
             stat = folder / "cpu.stat"
             if stat.exists():
@@ -188,6 +290,11 @@ class CgroupSlot:
 
     def destroy(self, timeout_s: float = 2.0) -> None:
         """Kill whatever is left in the slot and remove it."""
+        if self._usage is not None:
+            self._usage.close()
+        if self._weight_fd is not None:
+            os.close(self._weight_fd)
+            self._weight_fd = None
         deadline = time.monotonic() + timeout_s
         while True:
             left = self.pids()

@@ -8,8 +8,9 @@ The launch chain, all started straight from ``subprocess.Popen`` (no Python in t
   so the bot and all it ever starts are capped in memory and process count;
 * ``prlimit`` sets CPU, file-size, open-file, core and process-count rlimits;
 * ``bwrap`` (as root) gives new pid, ipc, uts and network namespaces (only a loopback of its
-  own), a read-only system (``/usr``, ``/etc``), the bot's folder, its interpreter's installation
-  and the folder of each file named in its command (its helper modules) read-only, a private
+  own), a read-only system (``/usr``, ``/etc``), the bot's own folder, its interpreter's installation
+  and the folder of each file named in its command (its helper modules) read-only and nothing else
+  of the host (``sandbox.folders``: a working folder that is not the bot's own is shown empty), a private
   writable scratch folder (a tmpfs of ``scratch_mb`` at ``/tmp``, also HOME: the only place it can
   write; ``/dev`` is read-only), a cleared environment and a new session; it dies with the referee;
 * ``setpriv`` drops to the slot's own uid and gid with no groups and no capabilities.
@@ -40,15 +41,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sandbox.access import Unreadable, bound_folder, broad, check_paths, check_program, check_tree, named_paths
-from sandbox.cgroups import CgroupSlot, cgroups_problem
+from sandbox.access import Unreadable, check_paths, check_program, check_tree
+from sandbox.cgroups import CgroupSlot, cgroups_problem, cpu_cap_problem
+from sandbox.folders import SYSTEM_DIRS, SYSTEM_LINKS, exposed_paths, is_system, mount_arguments, own_folders
 from sandbox.limits import Limits, SandboxMode
 from sandbox.procfs import START_TIME, stat_fields
 from sandbox.reaper import become_subreaper, reap_orphans
 from sandbox.slots import Slot, acquire_slot
 
-SYSTEM_DIRS = ("/usr", "/etc", "/opt")
-SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
 SCRATCH = "/tmp"
 _JOIN_CGROUP = 'for f; do shift; [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; done; exec "$@"'
@@ -137,7 +137,7 @@ def jail_problem() -> str | None:
             return "setpriv is missing (apt-get install util-linux)"
         if shutil.which("prlimit") is None:
             return "prlimit is missing (apt-get install util-linux)"
-        return cgroups_problem()
+        return cpu_cap_problem()
     return problem
 
 
@@ -176,62 +176,6 @@ def sweep_stale_scratch() -> int:
 @functools.cache
 def _sweep_once() -> None:
     sweep_stale_scratch()
-
-
-def _installation_roots(path: Path) -> set[Path]:
-    """Folders an installed program needs: the prefix above its ``bin``/``shims``, or its folder (never a broad one)."""
-    folder = path.parent
-    root = folder.parent if folder.name in ("bin", "shims", "sbin") else folder
-    for candidate in (root, folder):
-        if not broad(candidate):
-            return {candidate}
-    return {path}
-
-
-def _shebang_program(path: Path) -> Path | None:
-    try:
-        with path.open("rb") as handle:
-            first = handle.readline(256)
-    except OSError:
-        return None
-    if not first.startswith(b"#!"):
-        return None
-    words = first[2:].decode("latin-1").split()
-    return Path(words[0]) if words else None
-
-
-def _is_system(path: Path) -> bool:
-    return any(path == Path(top) or Path(top) in path.parents for top in (*SYSTEM_DIRS, *SYSTEM_LINKS))
-
-
-def exposed_paths(argv: Sequence[str], cwd: Path, extra: Sequence[str] = ()) -> list[Path]:
-    """Host paths the bot needs read-only: its folder, its interpreter, the folders of the files of its command.
-
-    A file its command names comes with the folder it lies in (``sandbox.access.bound_folder``), so
-    a script named from outside its working folder still finds its helper modules beside it.
-
-    Args:
-        argv: The bot's command line.
-        cwd: Its working folder (resolved).
-        extra: More paths asked for by the config (``sandbox.read_only``).
-    """
-    wanted: set[Path] = {cwd}
-    program = argv[0]
-    located = cwd / program if "/" in program else (Path(shutil.which(program)) if shutil.which(program) else None)
-    seen: set[Path] = set()
-    while located is not None and located not in seen:
-        seen.add(located)
-        for candidate in (located.absolute(), located.resolve()):
-            if not _is_system(candidate):
-                wanted |= _installation_roots(candidate)
-        located = _shebang_program(located.resolve())
-    for _, path in named_paths(argv, cwd):
-        resolved = path.resolve()
-        folder = None if _is_system(resolved) else bound_folder(resolved)
-        wanted |= {folder} if folder is not None else set()
-    wanted |= {Path(p).resolve() for p in extra}
-    kept = sorted(p for p in wanted if not _is_system(p) and p.exists())
-    return [p for p in kept if not any(other in p.parents for other in kept)]
 
 
 class Sandbox:
@@ -281,11 +225,12 @@ class Sandbox:
     ) -> Unreadable | None:
         """The first host file the jailed bot would need but could not read, or None.
 
-        Only bots that run as a uid of their own can meet such a file. Checked: the working
-        folder itself; the program (executable by others); the folder of every file its command
-        names, walked (its helper files live there: the jail shows it whole), and the working
-        folder too when it was given as the bot's own; the other exposed paths (its interpreter's
-        installation, ``read_only``).
+        Only bots that run as a uid of their own can meet such a file. Checked: the program
+        (executable by others); the bot's own folders, walked (``sandbox.folders.own_folders``: the
+        working folder when given as its own, the folder of every file its command names, where its
+        helper files live: the jail shows them whole); the other exposed paths (its interpreter's
+        installation, ``read_only``). A working folder that is not its own is not checked: the jail
+        shows it as an empty folder of its own making.
 
         Args:
             argv: The bot's command line.
@@ -300,18 +245,22 @@ class Sandbox:
         program = argv[0]
         where = shutil.which(program) if "/" not in program else None
         located = (folder / program).resolve() if "/" in program else (Path(where).resolve() if where else None)
-        found = check_paths([folder])
-        if located is not None and not _is_system(located):
-            found = found or check_program(located)
-        walked = [folder] if own_folder else []
-        for _, path in named_paths(argv, folder):  # the folders the jail shows with them (exposed_paths)
-            resolved = path.resolve()
-            bound = None if _is_system(resolved) else bound_folder(resolved)
-            walked += [bound] if bound is not None else []
-        for root in dict.fromkeys(walked):
+        found = check_program(located) if located is not None and not is_system(located) else None
+        for root in own_folders(argv, folder, own_folder):
             found = found or check_tree(root)
-        exposed = exposed_paths(argv, folder, [*self.limits.read_only, *read_only])
+        own = [str(folder)] if own_folder else []
+        exposed = exposed_paths(argv, folder, [*self.limits.read_only, *read_only, *own])
         return found or check_paths(exposed)
+
+    def cpu_cap(self) -> str:
+        """One line for people: how a bot's CPU is capped here, or why it is not."""
+        if self.mode == SandboxMode.NONE:
+            return "CPU: not capped (sandbox none)"
+        problem = cpu_cap_problem() if self.root else "not running as root: no cgroup can cap a bot's CPU"
+        if problem is None:
+            cores = f"{self.limits.cores:g} core" + ("" if self.limits.cores == 1 else "s")
+            return f"CPU: each bot's processes together capped at {cores} by a cgroup quota (limits.cores)"
+        return f"CPU: not capped ({problem}): a bot with many processes may slow the others"
 
     @property
     def own_network(self) -> bool:
@@ -319,7 +268,12 @@ class Sandbox:
         return self.mode != SandboxMode.NONE and self.bwrap is not None and not self.limits.network
 
     def plan(
-        self, argv: Sequence[str], cwd: str | Path | None, read_only: Sequence[str] = (), helper: Sequence[str] = ()
+        self,
+        argv: Sequence[str],
+        cwd: str | Path | None,
+        read_only: Sequence[str] = (),
+        helper: Sequence[str] = (),
+        own_folder: bool = False,
     ) -> LaunchPlan:
         """The launch plan of one bot process.
 
@@ -329,8 +283,11 @@ class Sandbox:
             read_only: More host paths it may read (besides the limits' own).
             helper: A program of ours that runs the bot inside the jail (the TCP relay): its
                 command line comes first, and its files are exposed read-only too.
+            own_folder: ``cwd`` is the bot's own folder, shown whole; otherwise the jail shows it
+                as an empty folder holding only the folders of the files the command names.
         """
         folder = Path(cwd or ".").resolve()
+        read_only = [*read_only, str(folder)] if own_folder else list(read_only)
         if self.mode == SandboxMode.NONE:
             _warn_once(
                 "sandbox none: bots run as plain processes, neither jailed nor capped: they may read and write all"
@@ -359,7 +316,8 @@ class Sandbox:
             plan.cleanups.append(slot.release)
         chain: list[str] = []
         if self.use_cgroups and slot is not None:
-            plan.cgroup = CgroupSlot.create(slot.name, self.limits.memory_mb, self.limits.processes)
+            limits = self.limits
+            plan.cgroup = CgroupSlot.create(slot.name, limits.memory_mb, limits.processes, cores=limits.cores)
             plan.cleanups.insert(0, plan.cgroup.destroy)
             chain += ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *plan.cgroup.procs_files, "--"]
         chain += ["prlimit", *self._rlimits(memory_from_rlimit=plan.cgroup is None), "--"]
@@ -401,14 +359,8 @@ class Sandbox:
         # /dev is a tmpfs of bubblewrap's that a bot in a user namespace would own: read-only, it is no scratch.
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
         args += ["--perms", "01777", "--size", str(self.limits.scratch_mb << 20), "--tmpfs", SCRATCH]
-        made: set[Path] = set()
         helper_paths = [str(path) for path in exposed_paths(helper, cwd)] if helper else []
-        for path in exposed_paths(argv, cwd, [*read_only, *helper_paths]):
-            for parent in reversed(path.parents):
-                if parent != Path("/") and parent not in made and not _is_system(parent):
-                    made.add(parent)
-                    args += ["--perms", "0755", "--dir", str(parent)]
-            args += ["--ro-bind", str(path), str(path)]
+        args += mount_arguments(exposed_paths(argv, cwd, [*read_only, *helper_paths]), cwd)
         args += ["--chdir", str(cwd), "--clearenv"]
         program_dir = Path(argv[0]).parent if "/" in argv[0] else None
         located = shutil.which(argv[0]) if program_dir is None else None

@@ -26,6 +26,8 @@ class Limits(BaseModel):
     Attributes:
         memory_mb: Memory of the bot and everything it starts (cgroup; rlimit fallback).
         processes: Processes and threads it may run at once (cgroup pids and RLIMIT_NPROC).
+        cores: CPUs its processes may use together at any moment (a cgroup CPU quota), however
+            many processes, sessions or threads it makes.
         cpu_seconds: CPU time over its whole life (RLIMIT_CPU); None = no cap.
         wall_seconds: Wall time of the whole game before the awaited bot is timed out; None = none.
         file_size_mb: Largest file it may write (RLIMIT_FSIZE).
@@ -42,6 +44,7 @@ class Limits(BaseModel):
 
     memory_mb: int = Field(1024, ge=16)
     processes: int = Field(64, ge=8)  # the jail itself runs three of them
+    cores: float = Field(1.0, gt=0, le=1024)
     cpu_seconds: int | None = Field(None, ge=1)
     wall_seconds: float | None = Field(None, gt=0)
     file_size_mb: int = Field(64, ge=0)

@@ -19,22 +19,50 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.jail import LaunchPlan, Sandbox
-from sandbox.procfs import CSTIME, PGRP, TICK_NS, UTIME, descendants, process_table
+from sandbox.procfs import (
+    CSTIME,
+    STATE,
+    TICK_NS,
+    UTIME,
+    OpenCounter,
+    descendants,
+    main_process,
+    read_small,
+    stat_fields,
+)
 from sandbox.reaper import TRACKED, become_subreaper, reap_orphans, wait_gone
 from sandbox.transport import Transport
 
 STDERR_TAIL_BYTES = 4096
 _CHUNK = 1 << 16
+JAIL_WRAPPERS = ("bwrap",)
+"""Programs of the jail that run above the bot's own command (bubblewrap and its init process)."""
 
 
-def group_cpu_ns(pgid: int) -> int:
-    """CPU time (user + system, with reaped children) of the processes of a process group, from /proc."""
-    ticks = sum(
-        sum(int(value) for value in fields[UTIME : CSTIME + 1])
-        for fields in process_table().values()
-        if int(fields[PGRP]) == pgid
-    )
+def tree_cpu_ns(pid: int) -> int:
+    """CPU time (user + system, with reaped children) of a process and every process below it, from /proc.
+
+    Walks the tree through each process's ``children`` file (a few reads for a bot, not a scan of
+    every process on the host); a process that left the tree (its parent died) is not counted.
+    """
+    ticks, frontier = 0, [pid]
+    while frontier:
+        current = frontier.pop()
+        fields = stat_fields(current)
+        if fields is None:
+            continue
+        ticks += sum(int(value) for value in fields[UTIME : CSTIME + 1])
+        for task in _tasks(current):
+            data = read_small(f"/proc/{current}/task/{task}/children")
+            frontier += [int(child) for child in data.split()] if data else []
     return ticks * TICK_NS
+
+
+def _tasks(pid: int) -> list[str]:
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
 
 
 def group_alive(pgid: int) -> bool:
@@ -63,6 +91,7 @@ class BotProcess(Transport):
         read_only: More host paths the jailed bot may read.
         max_output_bytes: Cap on all the bot prints in a game.
         helper: A program of ours that runs the bot inside its jail (the TCP relay), or none.
+        own_folder: ``cwd`` is the bot's own folder, shown whole in its jail (``Sandbox.plan``).
     """
 
     def __init__(
@@ -74,12 +103,13 @@ class BotProcess(Transport):
         read_only: Sequence[str] = (),
         max_output_bytes: int = 16 << 20,
         helper: Sequence[str] = (),
+        own_folder: bool = False,
     ) -> None:
         super().__init__(max_line_bytes, max_output_bytes)
         self.argv = list(argv)
         become_subreaper()
         if sandbox is not None:
-            self.plan = sandbox.plan(argv, cwd, read_only, helper)
+            self.plan = sandbox.plan(argv, cwd, read_only, helper, own_folder)
         else:
             self.plan = LaunchPlan([*helper, *self.argv], cwd=cwd)
         try:
@@ -119,6 +149,8 @@ class BotProcess(Transport):
         self.stderr_bytes = 0
         self.stdin_broken = False
         self.family: set[int] = set()
+        self.cores = sandbox.limits.cores if sandbox is not None else 1.0
+        self._main_schedstat: OpenCounter | None = None
 
     @property
     def pid(self) -> int:
@@ -131,6 +163,7 @@ class BotProcess(Transport):
             self._flushed_at_ns = time.monotonic_ns()  # nothing can be written: the clock starts now
             return
         if not self.outbox:  # the usual case: the pipe takes it all at once, no copy into the outbox
+            began = time.monotonic_ns()  # the bot can read from now on: a referee preempted after it is not late
             try:
                 written = os.write(self.stdin_fd, data)
             except BlockingIOError:
@@ -138,7 +171,7 @@ class BotProcess(Transport):
             except OSError:
                 written = 0  # broken pipe: _write_some below notes it as usual
             if written == len(data):
-                self._flushed_at_ns = time.monotonic_ns()
+                self._flushed_at_ns = began
                 if self.input_ends:
                     self.close_stdin()
                 return
@@ -244,12 +277,35 @@ class BotProcess(Transport):
         return f"exited with status {status}"
 
     def cpu_ns(self) -> int | None:
-        """CPU time of everything the bot started: from its cgroup, else from /proc for its group."""
+        """CPU time of everything the bot started: from its cgroup, else from /proc for its process tree."""
         if self.plan.cgroup is not None:
             return self.plan.cgroup.cpu_ns()
-        if self.plan.jailed:
-            return None  # the jail puts the bot in a session of its own: its CPU time cannot be found
-        return group_cpu_ns(self.popen.pid)
+        return tree_cpu_ns(self.popen.pid)
+
+    def main_pid(self) -> int | None:
+        """The process of the bot's own command: below the jail's processes, the first that is not one of them.
+
+        None while the jail has not started it yet.
+        """
+        return main_process(self.popen.pid, JAIL_WRAPPERS) if self.plan.jailed else self.popen.pid
+
+    def wait_ns(self) -> int | None:
+        if self._main_schedstat is None:
+            pid = self.main_pid()
+            if pid is None:
+                return None
+            self._main_schedstat = OpenCounter(f"/proc/{pid}/schedstat")
+        counts = self._main_schedstat.schedstat()
+        return counts[1] if counts is not None else None
+
+    def ready_to_run(self) -> bool:
+        pid = self.main_pid()
+        fields = stat_fields(pid) if pid is not None else None
+        return fields is not None and fields[STATE] == "R"
+
+    def thinking(self, asked: bool) -> None:
+        if self.plan.cgroup is not None:
+            self.plan.cgroup.thinking(asked)
 
     def wait_exit(self, timeout_s: float) -> int | None:
         """Wait up to ``timeout_s`` for the bot to exit; its return code or None."""
@@ -306,6 +362,8 @@ class BotProcess(Transport):
             reap_orphans()
             time.sleep(0.001)
         self.plan.cleanup()  # the cgroup goes only once every process in it has ended
+        if self._main_schedstat is not None:
+            self._main_schedstat.close()
         wait_gone(self.family, deadline)
         reap_orphans()  # the jail's inner process, adopted when the outer one ended
         self._drain_stderr()  # its last words (a traceback) may still be in the pipe

@@ -53,8 +53,8 @@ def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
                 tasks = []
             for task in tasks:
                 data = read_small(f"/proc/{current}/task/{task}/schedstat")
-                try:
-                    counters[int(task)] = int(data.split()[0])  # type: ignore[union-attr]
+                try:  # its CPU time and its wait for a CPU: a starved thread is no idle one
+                    counters[int(task)] = sum(map(int, data.split()[:2]))  # type: ignore[union-attr]
                 except (AttributeError, IndexError, ValueError):  # the thread ended meanwhile
                     continue
         found[pid] = counters
@@ -62,12 +62,19 @@ def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
 
 
 def _cpu_ns(processes: Sequence[BotProcess]) -> dict[int, dict[int, int]]:
-    """Per process (by pid), CPU time by counter: its cgroup's (precise, cheap), else its threads'."""
+    """Per process (by pid), time it ran or waited to run, by counter: cgroup CPU and main thread wait, else threads'.
+
+    Its cgroup's CPU time and its main thread's wait for a CPU are precise and cheap; without a
+    cgroup, each thread's CPU time and wait.
+
+    A bot kept from a CPU by a busy machine uses little CPU while it starts: its wait tells it from an idle one.
+    """
     found: dict[int, dict[int, int]] = {}
     for process in processes:
         used = process.plan.cgroup.cpu_ns() if process.plan.cgroup is not None else None
         if used is not None:
-            found[process.pid] = {0: used}
+            waited = process.wait_ns()
+            found[process.pid] = {0: used} if waited is None else {0: used, 1: waited}
     rest = [process.pid for process in processes if process.pid not in found]
     return found | (thread_cpu_ns(rest) if rest else {})
 

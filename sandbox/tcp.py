@@ -2,13 +2,15 @@
 
 The referee drives it like any stdio bot: the relay listens on the port the client expects,
 inside the jail's own network (a loopback of its own, so games in parallel never clash), and
-carries the bytes over the jail's stdin/stdout. Before the game, the relay reports on stdout
-that it listens and that the client connected; this class takes those lines off the stream, so
-the game sees only the client's bytes, and says whether the client is connected yet.
+carries the bytes over the jail's stdin/stdout (it accepts only a connection from its own
+client's socket, which matters where bots share the host's network). Before the game, the relay
+reports on stdout that it listens and that the client connected; this class takes those lines off
+the stream, so the game sees only the client's bytes, and says whether the client is connected yet.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Sequence
@@ -17,9 +19,39 @@ from typing import Any
 
 from sandbox.jail import Sandbox
 from sandbox.process import BotProcess
-from sandbox.relay import HOST
+from sandbox.procfs import read_small
+from sandbox.relay import HOST, peer_check_problem
 
 RELAY = Path(__file__).with_name("relay.py")
+
+
+@functools.cache
+def _peer_check_problem() -> str | None:
+    """``relay.peer_check_problem`` on this host, asked once."""
+    return peer_check_problem()
+
+
+def shared_relay_problem(sandbox: Sandbox | None) -> str | None:
+    """Why a TCP client's relay could not keep other processes off its port here, or None.
+
+    In a network of its own, nothing else can reach the relay. Where bots share the host's
+    network (``limits.network``, or no jail), other bots can connect to it, and only the relay's
+    check of who holds the other end keeps them off: that check reads /proc, and where /proc
+    cannot answer (see ``relay.peer_check_problem``), TCP clients must not play.
+    """
+    if sandbox is not None and sandbox.own_network:
+        return None
+    problem = _peer_check_problem()
+    if problem is None:
+        return None
+    if sandbox is not None and sandbox.limits.network:
+        cause, fix = "limits.network: true", "turn limits.network off so each bot gets a network of its own"
+    else:
+        cause, fix = "no network of its own (sandbox none, or no jail)", "run it in the jail (sandbox auto or strict)"
+    return (
+        f"transport tcp with {cause}: its relay listens on the host's loopback, where other bots could"
+        f" connect to it, and this host's /proc cannot tell its client from them ({problem}); {fix}"
+    )
 
 
 def relay_command(port: int) -> list[str]:
@@ -57,6 +89,12 @@ class TcpBotProcess(BotProcess):
         self.failure = ""
         self._header = bytearray()
         super().__init__(argv, sandbox=sandbox, helper=relay_command(port), **options)
+
+    def main_pid(self) -> int | None:
+        """The client the relay started (the ``own`` clock charges its waits, not the relay's), or None before it."""
+        relay = super().main_pid()
+        children = read_small(f"/proc/{relay}/task/{relay}/children") if relay is not None else None
+        return int(children.split()[0]) if children and children.split() else None
 
     def connecting(self) -> bool:
         """Whether the client has not connected yet (and has not failed to)."""

@@ -99,9 +99,27 @@ class Transport(ABC):
         """A phrase about how the bot ended, for details ("exited with status 1")."""
         return "closed its output"
 
+    cores: float = 1.0
+    """CPUs the bot's processes may use together (its ``limits.cores``): what a reply's CPU time is divided by."""
+
     def cpu_ns(self) -> int | None:
         """CPU time the bot has used so far, in ns, or None where it cannot be measured."""
         return None
+
+    def wait_ns(self) -> int | None:
+        """How long the bot's main thread has waited, ready to run, for a CPU so far (ns), or None where unknown.
+
+        The kernel counts it per thread (``/proc/PID/schedstat``): time the machine did not give
+        the bot, which the ``own`` clock does not charge.
+        """
+        return None
+
+    def ready_to_run(self) -> bool:
+        """Whether the bot's main thread is running or waiting for a CPU now (False: blocked, or unknown)."""
+        return False
+
+    def thinking(self, asked: bool) -> None:  # noqa: B027 - only bots with a CPU weight of their own change it
+        """Called with True when the bot is asked for a reply, with False once it has answered."""
 
     def stderr_text(self) -> str:
         """What the bot wrote to stderr (its last few KB), for people reading a faulted game."""

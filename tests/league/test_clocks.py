@@ -37,14 +37,15 @@ def test_total_limit_counts_every_turn():
 
 
 def test_slow_but_within_limits_plays_to_the_end(play_json):
-    data = play_json("versus2048", bot_command("v2048_slow.py") + " 20", "random", "--set", "turns_per_player=5")
+    slow = bot_command("v2048_slow.py") + " 20"
+    data = play_json("versus2048", slow, "random", "--set", "turns_per_player=5", "--clock", "wall")
     assert data["result"]["termination"] == "NORMAL"
     assert data["time_used_ms"][0] >= 5 * 20
 
 
 def test_cpu_clock_does_not_charge_a_bot_for_sleeping(play_json):
     args = ("versus2048", bot_command("v2048_slow.py") + " 300", "random", "--set", "turn_time_ms=100")
-    by_wall = play_json(*args, "--set", "turns_per_player=3")
+    by_wall = play_json(*args, "--set", "turns_per_player=3", "--clock", "wall")
     assert by_wall["result"]["termination"] == "TIMEOUT"
     by_cpu = play_json(*args, "--set", "turns_per_player=3", "--clock", "cpu")
     assert by_cpu["result"]["termination"] == "NORMAL", by_cpu["result"]["detail"]

@@ -50,6 +50,13 @@ def test_programs_need_a_core_each_while_built_ins_share_the_worker_s_one():
     assert cores_per_game(nimmt, [5], programs(2) + builtins("nimmt", 4)) == 3
 
 
+def test_programs_allowed_more_cores_need_them_while_they_think():
+    nimmt = [GAMES["nimmt"]()]
+    assert cores_per_game([GAMES["versus2048"]()], [2], programs(3), bot_cores=2) == 2
+    assert cores_per_game(nimmt, [5], programs(6), bot_cores=1.5) == 10
+    assert cores_per_game(nimmt, [5], programs(2) + builtins("nimmt", 4), bot_cores=2) == 5
+
+
 def without_concurrency(path):
     data = yaml.safe_load(path.read_text())
     del data["concurrency"]
@@ -59,7 +66,9 @@ def without_concurrency(path):
 
 def test_the_default_concurrency_gives_every_thinking_bot_a_core(tmp_path, machine_of):
     machine_of(4)
-    assert load_league(without_concurrency(write_league(tmp_path))).config.concurrency == 3, "a core for the league"
+    on_wall = without_concurrency(write_league(tmp_path, clock="wall"))
+    assert load_league(on_wall).config.concurrency == 3, "a core for the league"
+    assert load_league(without_concurrency(write_league(tmp_path))).config.concurrency == 4, "clock: own, the default"
     on_cpu = without_concurrency(write_league(tmp_path, clock="cpu"))
     assert load_league(on_cpu).config.concurrency == 4, "clock: cpu charges no wait for a core"
     machine_of(1)
@@ -79,14 +88,21 @@ def validate(league_cli, path):
 
 def test_validate_warns_in_one_line_when_bots_outnumber_the_cores(tmp_path, league_cli, machine_of):
     machine_of(2)
-    err = validate(league_cli, write_league(tmp_path, concurrency=4))
+    err = validate(league_cli, write_league(tmp_path, concurrency=4, clock="wall"))
     assert err.count("\n") == 1 and err.startswith("league: WARNING: ")
     assert "4 bots thinking at once on 2 cores" in err and "give concurrency: 2" in err
 
 
 def test_validate_is_quiet_when_every_thinking_bot_has_a_core(tmp_path, league_cli, machine_of):
     machine_of(2)
-    assert "WARNING" not in validate(league_cli, write_league(tmp_path, concurrency=2))
+    assert "WARNING" not in validate(league_cli, write_league(tmp_path, concurrency=2, clock="wall"))
+
+
+def test_the_own_clock_tolerates_up_to_twice_the_cores(tmp_path, league_cli, machine_of):
+    machine_of(2)
+    assert "WARNING" not in validate(league_cli, write_league(tmp_path, concurrency=4))
+    err = validate(league_cli, write_league(tmp_path, concurrency=5))
+    assert "wall guard of clock: own" in err and "give concurrency: 4" in err
 
 
 def test_the_cpu_clock_tolerates_up_to_twice_the_cores(tmp_path, league_cli, machine_of):
@@ -106,10 +122,10 @@ def test_a_cluster_s_cores_are_not_guessed(tmp_path, league_cli, machine_of, mon
 def test_a_table_larger_than_the_machine_names_other_fixes():
     warning = oversubscription_warning(1, 5, "wall", cores=3)
     assert warning is not None and "give concurrency" not in warning
-    assert "use clock: cpu (fair up to concurrency: 1), fewer players per table" in warning
+    assert "use clock: own (fair up to concurrency: 1), fewer players per table" in warning
     warning = oversubscription_warning(1, 5, "wall", cores=2)
     assert warning is not None and warning.endswith("use fewer players per table or a machine with more cores")
-    assert "clock: cpu" not in warning, "5 bots at once are more than clock: cpu allows on 2 cores"
+    assert "clock: own" not in warning, "5 bots at once are more than clock: own allows on 2 cores"
     on_cpu = oversubscription_warning(1, 5, "cpu", cores=2)
     assert on_cpu is not None and on_cpu.endswith("use fewer players per table or a machine with more cores")
 
@@ -117,10 +133,11 @@ def test_a_table_larger_than_the_machine_names_other_fixes():
 @pytest.mark.parametrize(
     ("concurrency", "need", "clock", "cores", "fix"),
     [
-        (3, 1, "wall", 2, "give concurrency: 2, or clock: cpu (fair up to concurrency: 4)"),
-        (4, 1, "wall", 2, "give concurrency: 2, or clock: cpu (fair up to concurrency: 4)"),
-        (32, 1, "wall", 2, "give concurrency: 2, or concurrency: 4 with clock: cpu"),
-        (2, 3, "wall", 4, "give concurrency: 1, or clock: cpu (fair up to concurrency: 2)"),
+        (3, 1, "wall", 2, "give concurrency: 2, or clock: own (fair up to concurrency: 4)"),
+        (4, 1, "wall", 2, "give concurrency: 2, or clock: own (fair up to concurrency: 4)"),
+        (32, 1, "wall", 2, "give concurrency: 2, or concurrency: 4 with clock: own"),
+        (2, 3, "wall", 4, "give concurrency: 1, or clock: own (fair up to concurrency: 2)"),
+        (5, 1, "own", 2, "give concurrency: 4"),
         (5, 1, "cpu", 2, "give concurrency: 4"),
         (32, 1, "cpu", 2, "give concurrency: 4"),
         (3, 3, "cpu", 4, "give concurrency: 2"),
@@ -147,7 +164,7 @@ def test_on_a_cluster_its_cpus_count_and_each_game_takes_one():
     assert level == "note" and "16 play (a CPU each) while the others wait" in line
     level, line = cores.cluster_note(8, 5, "wall", 16)
     assert level == "WARNING" and "40 bots thinking at once on the cluster's 16 CPUs" in line
-    assert line.endswith("give concurrency: 3, or concurrency: 6 with clock: cpu")
+    assert line.endswith("give concurrency: 3, or concurrency: 6 with clock: own")
     assert [cores.cluster_concurrency(cpus, need) for cpus, need in ((16, 5), (2, 5), (0, 1))] == [3, 1, 1]
 
 

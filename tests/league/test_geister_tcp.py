@@ -13,6 +13,7 @@ import pytest
 
 from league.config import load_league
 from league.runner import run_league
+from sandbox import tcp
 from sandbox.jail import jail_problem
 from tests.conftest import BOTS, bot_command, write_league
 
@@ -55,6 +56,19 @@ def test_two_games_at_once_listen_on_the_same_port_without_a_clash(tmp_path):
 def test_a_second_connection_is_closed_without_data_and_the_first_plays_on(play_json):
     result = play(play_json, f"{CLIENT} twice", "random")
     assert result["result"]["termination"] == "NORMAL", result["result"]["detail"]
+
+
+def test_on_the_hosts_network_an_opponent_cannot_take_over_a_relay(play_json):
+    """The intruder connects to seat 0's relay on the host's loopback a second before seat 0's client does."""
+    intruder = f"{bot_command('geister_relay_intruder.py')} {{host}} {{port}}"
+    shared = ["--limit", "network=true", "--set", "connect_timeout_s=10", "--shared-folder"]  # both in tests/bots
+    played = play(play_json, f"{CLIENT} late", intruder, tcp=(0, 1), extra=shared)
+    texts = {t["seat"]: t["text"] for t in played["stderr"]}
+    assert "intruder: connected to 127.0.0.1:" in texts[1], texts[1]  # the attack was made
+    assert played["result"]["termination"] == "NORMAL", played["result"]["detail"]
+    assert "league relay: refused a connection from a process other than its client" in texts[0]
+    assert any(line.startswith(("WON:", "LST:", "DRW:")) for line in texts[0].splitlines()), texts[0]
+    assert "closed on us" in texts[1] and "for its client" not in texts[1]
 
 
 def test_a_client_that_never_connects_has_crashed(play_json):
@@ -129,3 +143,20 @@ def test_a_league_refuses_tcp_for_a_built_in(league_cli, tmp_path):
     status, _, err = league_cli("validate", str(league))
     assert status == 2
     assert "bots[0] (a): transport tcp is for programs that connect to a port" in err
+
+
+def test_tcp_on_the_hosts_network_is_refused_where_proc_cannot_tell_who_connects(league_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(tcp, "_peer_check_problem", lambda: "/proc/self/net/tcp: Permission denied")
+    status, out, err = league_cli("play", "geister", CLIENT, "random", "--tcp", "0", "--limit", "network=true")
+    assert (status, out) == (2, "")
+    assert "this host's /proc cannot tell its client from them (/proc/self/net/tcp: Permission denied)" in err
+    bots = [
+        {"name": "mine", "command": CLIENT, "transport": "tcp", "cwd": str(BOTS)},
+        {"name": "b", "builtin": "geister.random"},
+    ]
+    league = write_league(tmp_path, game="geister", variants={"default": {}}, bots=bots, limits={"network": True})
+    for command in ("validate", "run"):
+        status, _, err = league_cli(command, str(league))
+        assert status == 2 and not (tmp_path / "out").exists()
+        assert "bots[0] (mine): transport tcp with limits.network: true: its relay listens" in err
+        assert len(err.strip().splitlines()) == 1 + err.count("WARNING")

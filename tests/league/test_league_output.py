@@ -80,7 +80,7 @@ def test_a_run_whose_games_failed_for_reasons_of_ours_exits_1_and_says_so_last(
     script = tmp_path / "vanishing.py"
     script.write_text("print('1 1', flush=True)\n")
     bots = [
-        {"name": "vanishing", "command": f"{sys.executable} vanishing.py"},
+        {"name": "vanishing", "command": f"{sys.executable} vanishing.py", "shared_folder": True},  # beside the file
         {"name": "g", "builtin": "versus2048.greedy"},
     ]
     path = write_league(tmp_path, bots=bots, games_per_pair=2)

@@ -59,9 +59,8 @@ def test_two_programs_of_the_same_name_get_names_that_tell_them_apart(play_json,
         shutil.copy(BOTS / "v2048_judge_style.py", tmp_path / side / "bot.py")
         shutil.copy(BOTS / "v2048lib.py", tmp_path / side / "v2048lib.py")
         shutil.copy(BOTS / "botio.py", tmp_path / side / "botio.py")
-    data = play_json(
-        "versus2048", "python3 a/bot.py", "python3 b/bot.py", "--cwd", f"0:{tmp_path}", "--cwd", f"1:{tmp_path}"
-    )
+    folders = ["--cwd", f"0:{tmp_path}", "--cwd", f"1:{tmp_path}", "--shared-folder"]
+    data = play_json("versus2048", "python3 a/bot.py", "python3 b/bot.py", *folders)
     assert [seat["name"] for seat in data["seats"]] == ["a/bot", "b/bot"]
     data = play_json("versus2048", "greedy", "greedy", *SHORT)
     assert [seat["name"] for seat in data["seats"]] == ["greedy#0", "greedy#1"]
@@ -112,7 +111,7 @@ def test_no_jail_process_outlives_league_play():
     become_subreaper()
     before = _bwrap_children()
     command = [sys.executable, "-m", "league", "play", "versus2048", bot_command("v2048_judge_style.py")]
-    command += [bot_command("v2048_early_exit.py"), *SHORT, "--sandbox", "strict"]
+    command += [bot_command("v2048_early_exit.py"), *SHORT, "--sandbox", "strict", "--shared-folder"]
     completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert completed.returncode == 0, completed.stderr
     assert _bwrap_children() - before == set(), "bwrap processes outlived league play"

@@ -196,7 +196,7 @@ def test_a_folder_too_large_to_ship_is_refused_with_the_fix(tmp_path, monkeypatc
 def test_validate_for_a_cluster_refuses_what_cannot_be_shipped_in_one_line_and_locally_accepts_it(tmp_path, league_cli):
     folder = bot_folder(tmp_path / "bots" / "slow")
     bot = {"name": "slow", "command": [sys.executable, str(folder / "v2048_slow.py"), "1"], "cwd": "."}
-    path = str(bot_league(tmp_path / "league", bot))
+    path = str(bot_league(tmp_path / "league", {**bot, "shared_folder": True}))  # its cwd holds the league file
     status, out, err = league_cli("validate", path, "--no-estimate", "--cluster")
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"league: error: {path}: bots[0] (slow): its command names")

@@ -99,7 +99,8 @@ def test_a_named_file_brings_its_folder_and_a_broad_folder_only_the_file(tmp_pat
     argv = ["/usr/bin/python3", f"{other}/v2048_slow.py", "-v", "/usr/bin/env", "/dev/null", "/", "nonexistent", "1"]
     named = [word for word, _ in named_paths(argv, here)]
     assert named == ["/usr/bin/python3", f"{other}/v2048_slow.py", "/usr/bin/env", "/dev/null", "/"]
-    assert exposed_paths(argv, here) == sorted([here, other])
+    assert exposed_paths(argv, here) == [other], "the working folder is shown only as the bot's own (extra)"
+    assert exposed_paths(argv, here, [str(here)]) == sorted([here, other])
     assert bound_folder(other / "botio.py") == other and bound_folder(other) == other
     assert bound_folder(Path("/dev/null")) is None and bound_folder(Path("/")) is None
     assert bound_folder(Path("/tmp")) is None and bound_folder(Path.home()) is None
@@ -107,7 +108,7 @@ def test_a_named_file_brings_its_folder_and_a_broad_folder_only_the_file(tmp_pat
     straight_in_tmp.write_text("")
     try:
         assert bound_folder(straight_in_tmp) == straight_in_tmp, "/tmp is the bot's scratch: never bound whole"
-        assert exposed_paths(["/usr/bin/python3", str(straight_in_tmp)], here) == sorted([here, straight_in_tmp])
+        assert exposed_paths(["/usr/bin/python3", str(straight_in_tmp)], here) == [straight_in_tmp]
     finally:
         straight_in_tmp.unlink()
     classpath = f"{other}:{here}/missing.jar"

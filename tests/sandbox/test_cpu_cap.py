@@ -1,0 +1,54 @@
+"""A bot cannot take its opponent's CPU: its processes together get at most its cores (a cgroup quota).
+
+The hog forks 58 spinning children, each in a session of its own (outside a cgroup, every session
+is a scheduler autogroup that weighs as much as a whole bot), while its opponent works a fixed
+amount per move. The jail caps the hog's processes together at ``limits.cores`` (1), so it reports
+at most about one core, and its opponent plays on.
+"""
+
+import re
+
+import pytest
+
+from sandbox.cgroups import CgroupSlot, cpu_cap_problem
+from sandbox.jail import Sandbox
+from tests.conftest import bot_command
+
+needs_cpu_cap = pytest.mark.skipif(cpu_cap_problem() is not None, reason=f"no CPU cap here: {cpu_cap_problem()}")
+
+
+@needs_cpu_cap
+def test_a_hog_with_many_sessions_gets_at_most_its_core_and_its_opponent_plays_on(play_json):
+    victim = bot_command("v2048_fixed_work.py") + " 2000000"
+    hog = bot_command("v2048_cpu_hog.py")
+    data = play_json("versus2048", victim, hog, "--set", "turns_per_player=6", "--shared-folder")
+    assert data["result"]["termination"] == "NORMAL", data["result"]["detail"]
+    hog_text = "".join(tail["text"] for tail in data["stderr"] if tail["seat"] == 1)
+    shares = [float(share) for share in re.findall(r"hog cores ([0-9.]+)", hog_text)]
+    assert shares, hog_text
+    assert max(shares) <= 1.3, f"the hog's 58 processes took {max(shares)} cores together"
+
+
+@needs_cpu_cap
+def test_the_quota_is_the_bot_s_cores_and_its_weight_drops_while_it_is_not_asked():
+    slot = CgroupSlot.create("captest", 64, 8, cores=1.5)
+    try:
+        assert slot.cpu_dir is not None
+        quota = (slot.cpu_dir / "cpu.cfs_quota_us").read_text().strip()
+        period = (slot.cpu_dir / "cpu.cfs_period_us").read_text().strip()
+        assert int(quota) == int(1.5 * int(period))
+        slot.thinking(False)
+        assert (slot.cpu_dir / "cpu.shares").read_text().strip() == "2"
+        slot.thinking(True)
+        assert (slot.cpu_dir / "cpu.shares").read_text().strip() == "1024"
+    finally:
+        slot.destroy()
+    assert not slot.cpu_dir.exists()
+
+
+def test_validate_says_how_a_bot_s_cpu_is_capped():
+    line = Sandbox().cpu_cap()
+    if cpu_cap_problem() is None:
+        assert line == "CPU: each bot's processes together capped at 1 core by a cgroup quota (limits.cores)"
+    else:
+        assert line.startswith("CPU: not capped (")
