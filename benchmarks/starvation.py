@@ -25,6 +25,7 @@ import argparse
 import os
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -38,7 +39,7 @@ from sandbox.limits import SandboxMode
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "tests" / "bots"
-PYTHON = "python3"
+PYTHON = sys.executable  # the interpreter that calibrated the work
 
 
 def calibrate(work_ms: float) -> int:
@@ -87,13 +88,19 @@ def setting(label: str, mode: SandboxMode, clock: str, iterations: int, args: ar
             lost[opponent] += bool(outcome["lost"])
             if outcome["hog_cores"] is not None:
                 hog_cores.append(outcome["hog_cores"])  # type: ignore[arg-type]
-    quiet, hog = statistics.median(work["quiet"] or [float("nan")]), statistics.median(work["hog"] or [float("nan")])
     cores = f"{max(hog_cores):.2f}" if hog_cores else "-"
+    quiet, hog = _times(work["quiet"]), _times(work["hog"])
+    ratio = f"{statistics.median(work['hog']) / statistics.median(work['quiet']):8.2f}" if work["hog"] else "       -"
     print(
-        f"  {label:28} {quiet:7.0f} {p90(work['quiet']):6.0f} {hog:7.0f} {p90(work['hog']):6.0f}"
-        f" {hog / quiet:8.2f} {lost['quiet']:4d}/{args.repeats} {lost['hog']:4d}/{args.repeats} {cores:>10}",
+        f"  {label:28} {quiet} {hog} {ratio} {lost['quiet']:4d}/{args.repeats} {lost['hog']:4d}/{args.repeats}"
+        f" {cores:>10}",
         flush=True,
     )
+
+
+def _times(values: list[float]) -> str:
+    """Median and 90th percentile of work times, or dashes where none was done (lost at the first move)."""
+    return f"{statistics.median(values):7.0f} {p90(values):6.0f}" if values else "      -      -"
 
 
 def main() -> None:

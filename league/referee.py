@@ -350,8 +350,8 @@ class Referee:
         allowance_ns = wait.allowance_ms * _NS_PER_MS
         owed_ns = allowance_ns - self._own_ns(wait, wall_ns) + _NS_PER_MS
         if owed_ns <= 0:
-            used = wait.transport.cpu_ns()
-            cpu_ns = (used - wait.cpu_start_ns) / wait.transport.cores if used is not None and wait.cpu_start_ns else 0
+            used, start = wait.transport.cpu_ns(), wait.cpu_start_ns
+            cpu_ns = (used - start) / wait.transport.cores if used is not None and start is not None else 0
             if not (wait.transport.ready_to_run() and cpu_ns <= allowance_ns):
                 return False
             owed_ns = _RECHECK_NS
