@@ -5,9 +5,9 @@ root (as root with bubblewrap and gcc, as the jail and the C baselines need). It
 below one after another, each in a process of its own, prints every figure as its script ends
 (value, baseline, ratio, target, met?), and writes ``benchmarks/RESULTS.md``: the machine it ran
 on (CPU, cores, memory, OS, Python, Ray, commit, load average), a table per area, and what each
-script printed. The full run takes about 16 minutes on an idle 2-core machine (the last one
-recorded took 9.6, before the driver's scaling, interleaved repeats and the larger fairness run
-were added); ``--quick`` about 4 (rougher figures, and no 100,000-game report). A script that
+script printed. The full run takes about 22 minutes on an idle 2-core machine (fairness under
+three clocks about 12 of them, starvation about 3); ``--quick`` about 5 (rougher figures, and no
+100,000-game report). A script that
 fails or overruns its time limit leaves its figures "not measured" and the rest goes on.
 
 Figures of the full run rest on: league_throughput 3 interleaved repeats of 100 games of 50
@@ -109,7 +109,7 @@ SCRIPTS = [
         output_parsers.report_speed,
     ),
     Script("sandbox_cost", "sandbox", (), ("--quick",), 300, output_parsers.sandbox_cost),
-    Script("fairness", "fairness", (), ("--quick",), 900, output_parsers.fairness),
+    Script("fairness", "fairness", (), ("--quick",), 1200, output_parsers.fairness),
     Script("starvation", "fairness", (), ("--quick",), 300, output_parsers.starvation),
     Script(
         "analysis_speed",
