@@ -5,16 +5,17 @@ root (as root with bubblewrap and gcc, as the jail and the C baselines need). It
 below one after another, each in a process of its own, prints every figure as its script ends
 (value, baseline, ratio, target, met?), and writes ``benchmarks/RESULTS.md``: the machine it ran
 on (CPU, cores, memory, OS, Python, Ray, commit, load average), a table per area, and what each
-script printed. The full run takes about 22 minutes on an idle 2-core machine (fairness under
-three clocks about 12 of them, starvation about 3); ``--quick`` about 5 (rougher figures, and no
+script printed. The full run takes about 24 minutes on an idle 2-core machine (fairness under
+three clocks about 14 of them, starvation about 3); ``--quick`` about 5 (rougher figures, and no
 100,000-game report). A script that
 fails or overruns its time limit leaves its figures "not measured" and the rest goes on.
 
 Figures of the full run rest on: league_throughput 3 interleaved repeats of 100 games of 50
 turns (300 a setting; the issue's 1,000 would add about 3.5 minutes) and of 1,000 2-turn
 games; program_throughput 3 interleaved repeats of 40 games; fairness at least 1,000 turn
-replies a setting at the usable cores and above (250 at one game at a time); driver_scaling 3
-interleaved repeats of 6,000 games at each worker count.
+replies a setting at the usable cores and above and under clock: own (250 at one game at a time
+under wall and cpu); starvation 5 interleaved games against each opponent a setting;
+driver_scaling 3 interleaved repeats of 6,000 games at each worker count.
 
 | script | figures |
 |---|---|

@@ -322,7 +322,7 @@ class Referee:
         kind = self.clock.kind
         if kind == "wall":
             return None, None
-        return transport.cpu_ns(), transport.wait_ns() if kind == "own" else None
+        return transport.own_counters() if kind == "own" else (transport.cpu_ns(), None)
 
     def _own_wait_ns(self) -> int:
         """How long the referee's thread has waited, ready to run, for a CPU so far (0 where unknown)."""
@@ -348,9 +348,10 @@ class Referee:
         if wall_ns >= guard_ns or (self.game_deadline_ns is not None and deadline >= self.game_deadline_ns):
             return False
         allowance_ns = wait.allowance_ms * _NS_PER_MS
-        owed_ns = allowance_ns - self._own_ns(wait, wall_ns) + _NS_PER_MS
+        used, waited = wait.transport.own_counters()
+        owed_ns = allowance_ns - self._own_ns(wait, wall_ns, used, waited) + _NS_PER_MS
         if owed_ns <= 0:
-            used, start = wait.transport.cpu_ns(), wait.cpu_start_ns
+            start = wait.cpu_start_ns
             cpu_ns = (used - start) / wait.transport.cores if used is not None and start is not None else 0
             if not (wait.transport.ready_to_run() and cpu_ns <= allowance_ns):
                 return False
@@ -358,26 +359,30 @@ class Referee:
         wait.wait_ns = min(guard_ns, wall_ns + owed_ns)
         return True
 
-    def _own_ns(self, wait: _Pending, wall_ns: int) -> int:
+    def _own_ns(self, wait: _Pending, wall_ns: int, used: int | None, waited: int | None) -> int:
         """What the ``own`` clock charges for ``wall_ns``: less the time the bot waited, ready, for a CPU.
 
         The bot's main thread's run-queue wait and the referee's own waits for a CPU while it wrote
         the request and before it read the reply are not the bot's time. Its CPU time divided by its
         cores is charged at least: a bot whose own processes keep each other waiting has used its
         cores all the same. Where either measure is missing, the wall time.
+
+        Args:
+            wait: The reply's request.
+            wall_ns: Wall time since its clock started.
+            used: The bot's CPU time now (``Transport.own_counters``).
+            waited: Its main thread's run-queue wait now.
         """
-        transport = wait.transport
-        waited, used = transport.wait_ns(), transport.cpu_ns()
         if waited is None or used is None or wait.wait_start_ns is None or wait.cpu_start_ns is None:
             return wall_ns
         ran = wall_ns - (waited - wait.wait_start_ns) - wait.referee_wait_ns
-        return int(max(ran, (used - wait.cpu_start_ns) / transport.cores, 0))
+        return int(max(ran, (used - wait.cpu_start_ns) / wait.transport.cores, 0))
 
     def _charged_ms(self, wait: _Pending, wall_ns: int) -> int:
         """The whole ms a reply is charged: by the clock's measure (wall, own or CPU time), less the margin."""
         kind = self.clock.kind
         if kind == "own":
-            measured = self._own_ns(wait, wall_ns) // _NS_PER_MS
+            measured = self._own_ns(wait, wall_ns, *wait.transport.own_counters()) // _NS_PER_MS
         elif kind == "cpu" and wait.cpu_start_ns is not None:
             used = wait.transport.cpu_ns()
             measured = (used - wait.cpu_start_ns) // _NS_PER_MS if used is not None else wall_ns // _NS_PER_MS

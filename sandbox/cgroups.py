@@ -8,8 +8,9 @@ Where the tree has a CPU controller (v1 ``cpu``, v2 ``cpu``), the slot also caps
 all the bot's processes together at its cores (a CFS quota: however many processes, sessions or
 threads it makes, it never gets more than ``cores`` CPUs; sessions of its own cannot win it more
 through scheduler autogroups, which apply only outside cgroups). While the bot is not asked for
-a reply its weight drops to the least the kernel allows (``thinking(False)``), so a bot busy on
-its opponent's time only takes CPU that no thinking bot wants.
+a reply its weight can drop to the least the kernel allows (``thinking(False)``; the referee does
+so for a bot seen computing on its opponent's time), so that it only takes CPU that no thinking
+bot wants.
 """
 
 from __future__ import annotations

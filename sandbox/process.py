@@ -35,6 +35,8 @@ from sandbox.transport import Transport
 
 STDERR_TAIL_BYTES = 4096
 _CHUNK = 1 << 16
+PONDERING_NS = 5_000_000
+"""CPU time a bot may use between its reply and its next request before it counts as computing on others' time."""
 JAIL_WRAPPERS = ("bwrap",)
 """Programs of the jail that run above the bot's own command (bubblewrap and its init process)."""
 
@@ -151,6 +153,9 @@ class BotProcess(Transport):
         self.family: set[int] = set()
         self.cores = sandbox.limits.cores if sandbox is not None else 1.0
         self._main_schedstat: OpenCounter | None = None
+        self._answered_cpu_ns: int | None = None
+        self.ponders = False
+        """Whether the bot was seen computing between its reply and its next request (see ``thinking``)."""
 
     @property
     def pid(self) -> int:
@@ -289,14 +294,32 @@ class BotProcess(Transport):
         """
         return main_process(self.popen.pid, JAIL_WRAPPERS) if self.plan.jailed else self.popen.pid
 
-    def wait_ns(self) -> int | None:
+    def _main_counts(self) -> tuple[int, int] | None:
+        """The main thread's (CPU ns, run-queue wait ns), read from a file kept open; None before it runs."""
         if self._main_schedstat is None:
             pid = self.main_pid()
             if pid is None:
                 return None
             self._main_schedstat = OpenCounter(f"/proc/{pid}/schedstat")
-        counts = self._main_schedstat.schedstat()
+        return self._main_schedstat.schedstat()
+
+    def wait_ns(self) -> int | None:
+        counts = self._main_counts()
         return counts[1] if counts is not None else None
+
+    def own_counters(self) -> tuple[int | None, int | None]:
+        """Its cgroup's CPU time (jailed), else its main thread's (unjailed: a bot one trusts), and its wait.
+
+        One read of the main thread's counters gives both where there is no cgroup, so an unjailed
+        bot costs the referee no walk of its process tree each reply.
+        """
+        counts = self._main_counts()
+        wait = counts[1] if counts is not None else None
+        if self.plan.cgroup is not None:
+            return self.plan.cgroup.cpu_ns(), wait
+        if self.plan.jailed:
+            return tree_cpu_ns(self.popen.pid), wait
+        return (counts[0] if counts is not None else None), wait
 
     def ready_to_run(self) -> bool:
         pid = self.main_pid()
@@ -304,8 +327,25 @@ class BotProcess(Transport):
         return fields is not None and fields[STATE] == "R"
 
     def thinking(self, asked: bool) -> None:
-        if self.plan.cgroup is not None:
-            self.plan.cgroup.thinking(asked)
+        """Lower the CPU weight of a bot that computes on others' time while it is not asked; restore it when asked.
+
+        A bot that waits for its next request (almost every bot) keeps its weight and costs no
+        cgroup write. One that used more than ``PONDERING_NS`` of CPU between its reply and its
+        next request (pondering, or hogging) is marked, and from then on its weight drops after
+        each reply (``CgroupSlot.thinking``): only the turn it was caught on ran at full weight.
+        """
+        cgroup = self.plan.cgroup
+        if cgroup is None or cgroup.cpu_dir is None:
+            return
+        used = cgroup.cpu_ns()
+        if asked:
+            if used is not None and self._answered_cpu_ns is not None and used - self._answered_cpu_ns > PONDERING_NS:
+                self.ponders = True
+            cgroup.thinking(True)
+            return
+        self._answered_cpu_ns = used
+        if self.ponders:
+            cgroup.thinking(False)
 
     def wait_exit(self, timeout_s: float) -> int | None:
         """Wait up to ``timeout_s`` for the bot to exit; its return code or None."""

@@ -114,6 +114,14 @@ class Transport(ABC):
         """
         return None
 
+    def own_counters(self) -> tuple[int | None, int | None]:
+        """What the ``own`` clock reads at each end of a reply: (CPU time, main thread's run-queue wait), ns.
+
+        The CPU time is the floor of the charge (a bot whose processes keep each other waiting is
+        charged its CPU time all the same); either may be None where unknown.
+        """
+        return self.cpu_ns(), self.wait_ns()
+
     def ready_to_run(self) -> bool:
         """Whether the bot's main thread is running or waiting for a CPU now (False: blocked, or unknown)."""
         return False
