@@ -280,20 +280,20 @@ def fairness(output: str) -> list[Figure]:
 
 
 def starvation(output: str) -> list[Figure]:
-    """benchmarks/starvation.py: a bot's work per move against a CPU hog, beside against a quiet bot."""
+    """benchmarks/starvation.py: a bot's work per move against a CPU hog, beside against a quiet bot (wall / CPU)."""
     figures = []
     for label in ("jail, clock: own", "jail, clock: wall", "no jail (sandbox none), wall"):
         jailed = label.startswith("jail")
-        row = find(re.escape(label) + r"\s+{N}\s+{N}\s+{N}\s+{N}\s+{N}\s+(\d+)/(\d+)\s+(\d+)/(\d+)", output)
-        lost = f"; games lost on time against the hog: {row.group(8)} of {row.group(9)}" if row else ""
+        row = find(re.escape(label) + r".*?\s{N}\s+{N}\s+{N}\s+(\d+)/(\d+)\s+(\d+)/(\d+)", output)
+        lost = f"; games lost on time against the hog: {row.group(6)} of {row.group(7)}" if row else ""
         figures.append(
             measured(
                 "fairness",
-                f"a bot's work per move against a 58-process CPU hog ({label}), median",
-                group(row, 3),
-                "ms",
+                f"a bot's work per move against a 58-process CPU hog ({label}): median wall / CPU time",
+                group(row, 2),
+                "x",
                 baseline=group(row, 1),
-                baseline_name="the same work against a quiet bot",
+                baseline_name="the same against a quiet bot",
                 target=1.10 if jailed else None,
                 target_of_ratio=True,
                 note=f"target: at most 10% longer, none lost{lost}" if jailed else f"the attack{lost}",

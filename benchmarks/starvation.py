@@ -11,8 +11,11 @@ The victim measures its own work per move in wall time. Quiet and hog games are 
 (``--repeats`` of each), one game at a time, the victim always seat 0.
 
 Printed per setting: the victim's median and 90th percentile work time per move against each
-opponent, their ratio (target with the jail: at most 1.10), the victim's games lost on time
-(target: none) and the cores the hog's processes got together (its own count from /proc). The
+opponent and their ratio; the median of its work's wall time over its CPU time per move (1.00:
+never kept from a CPU) against each and their ratio (target with the jail: at most 1.10; unlike
+the times, it does not move with the machine's own speed, which on a shared VM varies by tens of
+percent within minutes); the victim's games lost on time (target: none) and the cores the hog's
+processes got together (its own count from /proc). The
 settings: the jail (each bot's processes capped together at ``limits.cores``, 1, by a cgroup
 quota, its CPU weight at the least while it is not asked), under ``clock: wall`` and ``clock:
 own``; and, as the baseline of the attack, ``--sandbox none`` (plain processes, nothing capped)
@@ -67,6 +70,10 @@ def play(opponent: str, iterations: int, turns: int, mode: SandboxMode, clock: s
     hog_cores = [float(value) for value in re.findall(r"hog cores ([0-9.]+)", hog_text)]
     return {
         "work": [float(value) for value in re.findall(r"work ([0-9.]+) ms wall", victim_text)],
+        "stretch": [
+            float(wall) / max(float(cpu), 1e-3)
+            for wall, cpu in re.findall(r"work ([0-9.]+) ms wall ([0-9.]+) ms cpu", victim_text)
+        ],
         "lost": record.result.termination.value == "TIMEOUT" and 0 in record.result.offenders,
         "hog_cores": max(hog_cores) if hog_cores else None,
     }
@@ -79,21 +86,29 @@ def p90(values: list[float]) -> float:
 
 def setting(label: str, mode: SandboxMode, clock: str, iterations: int, args: argparse.Namespace) -> None:
     work: dict[str, list[float]] = {"quiet": [], "hog": []}
+    stretch: dict[str, list[float]] = {"quiet": [], "hog": []}
     lost = {"quiet": 0, "hog": 0}
     hog_cores: list[float] = []
     for repeat in range(args.repeats):
         for opponent in ("quiet", "hog"):
             outcome = play(opponent, iterations, args.turns, mode, clock, seed=repeat)
             work[opponent] += outcome["work"]  # type: ignore[arg-type]
+            stretch[opponent] += outcome["stretch"]  # type: ignore[arg-type]
             lost[opponent] += bool(outcome["lost"])
             if outcome["hog_cores"] is not None:
                 hog_cores.append(outcome["hog_cores"])  # type: ignore[arg-type]
     cores = f"{max(hog_cores):.2f}" if hog_cores else "-"
     quiet, hog = _times(work["quiet"]), _times(work["hog"])
     ratio = f"{statistics.median(work['hog']) / statistics.median(work['quiet']):8.2f}" if work["hog"] else "       -"
+    stretched = (
+        f"{statistics.median(stretch['quiet']):6.2f} {statistics.median(stretch['hog']):6.2f}"
+        f" {statistics.median(stretch['hog']) / statistics.median(stretch['quiet']):9.2f}"
+        if stretch["hog"] and stretch["quiet"]
+        else "     -      -         -"
+    )
     print(
-        f"  {label:28} {quiet} {hog} {ratio} {lost['quiet']:4d}/{args.repeats} {lost['hog']:4d}/{args.repeats}"
-        f" {cores:>10}",
+        f"  {label:28} {quiet} {hog} {ratio} {stretched} {lost['quiet']:4d}/{args.repeats}"
+        f" {lost['hog']:4d}/{args.repeats} {cores:>10}",
         flush=True,
     )
 
@@ -120,8 +135,8 @@ def main() -> None:
     )
     print(f"  CPU cap: {Sandbox().cpu_cap()}")
     print(
-        "  setting                      quiet ms (p50    p90)  hog ms (p50    p90)  hog/quiet  lost quiet/hog"
-        "  hog cores"
+        "  setting                      quiet ms (p50    p90)  hog ms (p50    p90)  hog/quiet  wall/cpu quiet hog"
+        "  hog/quiet  lost quiet/hog  hog cores"
     )
     settings = [("jail, clock: own", SandboxMode.AUTO, "own"), ("jail, clock: wall", SandboxMode.AUTO, "wall")]
     if jail_problem() is not None or cpu_cap_problem() is not None:

@@ -2,6 +2,9 @@
 
 It is a ``Transport`` like a bot program's pipes, so both paths share the same bytes, parser and
 clocks; it belongs with the players, not the sandbox, since it runs no program and knows games.
+A built-in thinks in the referee's thread and never sleeps or blocks: the wall time it spends
+beyond its thread's CPU time is time the machine kept it from a CPU (what the ``own`` clock does
+not charge), so no counter of the kernel's is read for it.
 """
 
 from __future__ import annotations
@@ -10,10 +13,7 @@ import time
 import traceback
 
 from engine.protocol import BotDriver
-from sandbox.procfs import OpenCounter
 from sandbox.transport import Transport
-
-_OWN_THREAD = "/proc/thread-self/schedstat"
 
 
 class InProcessTransport(Transport):
@@ -27,9 +27,8 @@ class InProcessTransport(Transport):
         self.error = ""
         self.trace = ""
         self.thread_cpu_ns = 0
-        self.thread_wait_ns: int | None = None
-        """Run-queue wait of this thread while the built-in thought (the ``own`` clock sets it to 0 to count it)."""
-        self.own_thread: OpenCounter | None = None
+        self.thread_wall_ns = 0
+        """Wall time the built-in spent thinking (its CPU time, and the time it waited for a CPU)."""
         self._flushed_at_ns = time.monotonic_ns()
 
     def send(self, data: bytes) -> None:
@@ -40,7 +39,6 @@ class InProcessTransport(Transport):
         *lines, self.pending = text.split("\n")
         self.pending = self.pending.encode("ascii")
         began = time.thread_time_ns()  # once for all the lines: reading a thread's CPU clock is a system call
-        waited = self._thread_wait() if self.thread_wait_ns is not None else None
         try:
             for line in lines:
                 try:
@@ -54,15 +52,7 @@ class InProcessTransport(Transport):
                     self._received(reply.encode("ascii", "replace") + b"\n")
         finally:
             self.thread_cpu_ns += time.thread_time_ns() - began
-            if waited is not None and self.thread_wait_ns is not None:
-                self.thread_wait_ns += (self._thread_wait() or waited) - waited
-
-    def _thread_wait(self) -> int | None:
-        """This thread's run-queue wait so far (the referee's thread, which the built-in thinks in)."""
-        if self.own_thread is None:
-            self.own_thread = OpenCounter(_OWN_THREAD)
-        counts = self.own_thread.schedstat()
-        return counts[1] if counts is not None else None
+            self.thread_wall_ns += time.monotonic_ns() - self._flushed_at_ns
 
     def flushed_at_ns(self) -> int | None:
         return self._flushed_at_ns
@@ -71,13 +61,11 @@ class InProcessTransport(Transport):
         return self.thread_cpu_ns
 
     def wait_ns(self) -> int | None:
-        return self.thread_wait_ns
+        return max(0, self.thread_wall_ns - self.thread_cpu_ns)
 
     def close(self) -> None:
         self.closed = True
         self._ended()
-        if self.own_thread is not None:
-            self.own_thread.close()
 
     def describe_exit(self) -> str:
         return f"(built-in) raised {self.error}" if self.error else "(built-in) stopped"

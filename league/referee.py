@@ -165,8 +165,6 @@ class Referee:
         # Fair start-up: the first request's clock starts once the programs wait for input.
         wait_until_idle([t for t in started.values() if isinstance(t, BotProcess)], self.clock.startup_wait_ms / 1000)
         for key, transport in started.items():
-            if isinstance(transport, InProcessTransport) and self.clock.kind == "own":
-                transport.thread_wait_ns = 0  # its thread's run-queue waits are counted from now on
             greeting = self.protocol.greeting(state, key)
             if greeting:
                 began = self._now()
@@ -252,7 +250,9 @@ class Referee:
                 transport.send(data)
                 for earlier in pending:
                     earlier.referee_busy_ns += self._now() - began
-            elif own_clock:  # a referee kept from its CPU while it writes does not charge the bot
+            elif own_clock and not isinstance(transport, InProcessTransport):
+                # A referee kept from its CPU while it writes does not charge the program (a built-in
+                # counts its own thread's waits while it thinks).
                 before = self._own_wait_ns()
                 transport.send(data)
                 sending_wait_ns = self._own_wait_ns() - before

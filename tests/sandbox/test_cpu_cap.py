@@ -7,11 +7,15 @@ at most about one core, and its opponent plays on.
 """
 
 import re
+import sys
+import time
 
 import pytest
 
 from sandbox.cgroups import CgroupSlot, cpu_cap_problem
 from sandbox.jail import Sandbox
+from sandbox.process import BotProcess
+from sandbox.transport import Poller
 from tests.conftest import bot_command
 
 needs_cpu_cap = pytest.mark.skipif(cpu_cap_problem() is not None, reason=f"no CPU cap here: {cpu_cap_problem()}")
@@ -52,3 +56,45 @@ def test_validate_says_how_a_bot_s_cpu_is_capped():
         assert line == "CPU: each bot's processes together capped at 1 core by a cgroup quota (limits.cores)"
     else:
         assert line.startswith("CPU: not capped (")
+
+
+PONDERER = """
+import sys, time
+for line in sys.stdin:
+    print(line.strip(), flush=True)
+    if sys.argv[1] == "ponders":  # goes on computing on its opponent's time
+        until = time.process_time() + 0.05
+        while time.process_time() < until:
+            pass
+"""
+
+
+def ask(process, poller, line):
+    process.thinking(True)
+    process.send(line.encode() + b"\n")
+    deadline = time.monotonic() + 10
+    while (event := process.take_line(False, True, None)) is None and time.monotonic() < deadline:
+        poller.wait(0.05)
+    process.thinking(False)
+    return event
+
+
+@needs_cpu_cap
+@pytest.mark.parametrize("kind", ["waits", "ponders"])
+def test_only_a_bot_seen_computing_on_others_time_loses_its_weight_between_requests(tmp_path, kind):
+    script = tmp_path / "bot.py"
+    script.write_text(PONDERER)
+    tmp_path.chmod(0o755)
+    process = BotProcess([sys.executable, str(script), kind], cwd=tmp_path, sandbox=Sandbox())
+    poller = Poller()
+    poller.add(process)
+    try:
+        for turn in range(3):
+            assert ask(process, poller, f"turn {turn}").data == f"turn {turn}".encode()
+            time.sleep(0.2)  # the opponent's time
+        weight = (process.plan.cgroup.cpu_dir / "cpu.shares").read_text().strip()
+    finally:
+        poller.remove(process)
+        process.close()
+    assert process.ponders == (kind == "ponders")
+    assert weight == ("2" if kind == "ponders" else "1024"), "the least weight while not asked, only for a ponderer"
