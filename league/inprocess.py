@@ -2,13 +2,15 @@
 
 It is a ``Transport`` like a bot program's pipes, so both paths share the same bytes, parser and
 clocks; it belongs with the players, not the sandbox, since it runs no program and knows games.
-A built-in thinks in the referee's thread and never sleeps or blocks: the wall time it spends
-beyond its thread's CPU time is time the machine kept it from a CPU (what the ``own`` clock does
-not charge), so no counter of the kernel's is read for it.
+A built-in thinks in the referee's thread: where it did not block (its thread made no voluntary
+context switch), the wall time it spent beyond its thread's CPU time is time the machine kept it
+from a CPU, which the ``own`` clock does not charge; a built-in that slept or blocked is charged
+all of that thinking's wall time.
 """
 
 from __future__ import annotations
 
+import resource
 import time
 import traceback
 
@@ -27,8 +29,8 @@ class InProcessTransport(Transport):
         self.error = ""
         self.trace = ""
         self.thread_cpu_ns = 0
-        self.thread_wall_ns = 0
-        """Wall time the built-in spent thinking (its CPU time, and the time it waited for a CPU)."""
+        self.thread_waited_ns = 0
+        """Time the built-in's thinking waited for a CPU (wall less CPU time, where it never blocked)."""
         self._flushed_at_ns = time.monotonic_ns()
 
     def send(self, data: bytes) -> None:
@@ -38,7 +40,7 @@ class InProcessTransport(Transport):
         text = (self.pending + data).decode("ascii")
         *lines, self.pending = text.split("\n")
         self.pending = self.pending.encode("ascii")
-        began = time.thread_time_ns()  # once for all the lines: reading a thread's CPU clock is a system call
+        began = _thread_usage()  # once for all the lines: reading a thread's counters is a system call
         try:
             for line in lines:
                 try:
@@ -51,8 +53,10 @@ class InProcessTransport(Transport):
                 if reply is not None:
                     self._received(reply.encode("ascii", "replace") + b"\n")
         finally:
-            self.thread_cpu_ns += time.thread_time_ns() - began
-            self.thread_wall_ns += time.monotonic_ns() - self._flushed_at_ns
+            cpu_ns, switches = _thread_usage()
+            self.thread_cpu_ns += cpu_ns - began[0]
+            wall_ns = time.monotonic_ns() - self._flushed_at_ns
+            self.thread_waited_ns += wall_ns - (cpu_ns - began[0]) if switches == began[1] else 0
 
     def flushed_at_ns(self) -> int | None:
         return self._flushed_at_ns
@@ -61,7 +65,7 @@ class InProcessTransport(Transport):
         return self.thread_cpu_ns
 
     def wait_ns(self) -> int | None:
-        return max(0, self.thread_wall_ns - self.thread_cpu_ns)
+        return max(0, self.thread_waited_ns)
 
     def close(self) -> None:
         self.closed = True
@@ -73,3 +77,9 @@ class InProcessTransport(Transport):
     def stderr_text(self) -> str:
         """The traceback of the error that stopped the built-in, if one did."""
         return self.trace
+
+
+def _thread_usage() -> tuple[int, int]:
+    """This thread's CPU time (ns) and its voluntary context switches (each a time it blocked or slept)."""
+    usage = resource.getrusage(resource.RUSAGE_THREAD)
+    return round((usage.ru_utime + usage.ru_stime) * 1e9), usage.ru_nvcsw

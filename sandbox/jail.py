@@ -314,7 +314,9 @@ class Sandbox:
         slot: Slot | None = acquire_slot(os.getpid() % 64 * 64) if self.root else None
         if slot is not None:
             plan.cleanups.append(slot.release)
-        chain: list[str] = []
+        # Killed with the referee from the first instant: bubblewrap's --die-with-parent only holds once
+        # it runs, and a referee killed while the chain before it starts would leave the jail behind.
+        chain: list[str] = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
         if self.use_cgroups and slot is not None:
             limits = self.limits
             plan.cgroup = CgroupSlot.create(slot.name, limits.memory_mb, limits.processes, cores=limits.cores)
