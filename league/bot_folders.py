@@ -144,16 +144,24 @@ def broad_folder_problem(spec: BotSpec) -> str | None:
     return None
 
 
-def league_folders_problem(league: League) -> str | None:
-    """Why ``league``'s program bots are not kept apart (``first_overlap``), in one line without the file, or None."""
-    entrants = []
-    for index, spec in enumerate(league.bots.values()):
-        label = f"bots[{index}] ({spec.name})"
+def _labelled_entrants(labelled: Sequence[tuple[str, str, BotSpec]]) -> tuple[list[Entrant], str | None]:
+    """The entrants of (label, how its folder is given, spec) triples; or the first folder too broad, in one line."""
+    entrants: list[Entrant] = []
+    for label, given, spec in labelled:
         broad_problem = broad_folder_problem(spec)
         if broad_problem is not None:
-            return f"{label}: cwd: {broad_problem}"
+            return [], f"{given}: {broad_problem}"
         found = entrant(label, spec)
         entrants += [found] if found is not None else []
+    return entrants, None
+
+
+def league_folders_problem(league: League) -> str | None:
+    """Why ``league``'s program bots are not kept apart (``first_overlap``), in one line without the file, or None."""
+    labelled = [(f"bots[{index}] ({spec.name})", spec) for index, spec in enumerate(league.bots.values())]
+    entrants, too_broad = _labelled_entrants([(label, f"{label}: cwd", spec) for label, spec in labelled])
+    if too_broad is not None:
+        return too_broad
     guarded = [(LEAGUE_FILE, league.path.resolve()), (REPORT_FOLDER, league.output.resolve())]
     overlap = first_overlap(entrants, guarded)
     if overlap is None:
@@ -165,14 +173,11 @@ def league_folders_problem(league: League) -> str | None:
 
 def seats_folders_problem(specs: Sequence[BotSpec]) -> str | None:
     """Why the program seats of ``league play`` are not kept apart (``first_overlap``), in one line, or None."""
-    entrants = []
-    for seat, spec in enumerate(specs):
-        label = f"seat {seat} ({spec.name})"
-        broad_problem = broad_folder_problem(spec)
-        if broad_problem is not None:
-            return f"--cwd {seat}:{spec.sides()[0].cwd}: {broad_problem}"
-        found = entrant(label, spec)
-        entrants += [found] if found is not None else []
+    entrants, too_broad = _labelled_entrants(
+        [(f"seat {seat} ({spec.name})", f"--cwd {seat}:{spec.sides()[0].cwd}", spec) for seat, spec in enumerate(specs)]
+    )
+    if too_broad is not None:
+        return too_broad
     overlap = first_overlap(entrants)
     if overlap is None:
         return None

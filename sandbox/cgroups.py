@@ -48,12 +48,17 @@ def _v1_roots() -> tuple[Path, Path] | None:
     return None
 
 
-def _v1_cpu() -> Path | None:
-    for name in ("cpu", "cpu,cpuacct"):
+def _v1_controller(names: tuple[str, ...], marker: str) -> Path | None:
+    """The first writable v1 hierarchy of ``names`` that has ``marker`` (its controller's file), or None."""
+    for name in names:
         folder = CGROUP_ROOT / name
-        if (folder / "cpu.cfs_quota_us").exists() and os.access(folder, os.W_OK):
+        if (folder / marker).exists() and os.access(folder, os.W_OK):
             return folder
     return None
+
+
+def _v1_cpu() -> Path | None:
+    return _v1_controller(("cpu", "cpu,cpuacct"), "cpu.cfs_quota_us")
 
 
 def _v2_cpu() -> Path | None:
@@ -83,11 +88,7 @@ def cpu_cap_problem() -> str | None:
 
 
 def _v1_cpuacct() -> Path | None:
-    for name in ("cpuacct", "cpu,cpuacct"):
-        folder = CGROUP_ROOT / name
-        if (folder / "cpuacct.usage").exists() and os.access(folder, os.W_OK):
-            return folder
-    return None
+    return _v1_controller(("cpuacct", "cpu,cpuacct"), "cpuacct.usage")
 
 
 @functools.cache
@@ -147,6 +148,7 @@ class CgroupSlot:
     thinking_now: bool = True
     _usage: OpenCounter | None = field(default=None, repr=False)
     _weight_fd: int | None = field(default=None, repr=False)
+    _weights: tuple[str, str] = field(default=_V1_WEIGHTS, repr=False)
 
     @classmethod
     def create(cls, name: str, memory_mb: int, processes: int, cores: float | None = None) -> CgroupSlot:
@@ -231,12 +233,12 @@ class CgroupSlot:
         if self.cpu_dir is None or asked == self.thinking_now:
             return
         self.thinking_now = asked
-        v1 = (self.cpu_dir / "cpu.shares").exists()
-        name, weights = ("cpu.shares", _V1_WEIGHTS) if v1 else ("cpu.weight", _V2_WEIGHTS)
         try:
-            if self._weight_fd is None:
-                self._weight_fd = os.open(self.cpu_dir / name, os.O_WRONLY)
-            os.pwrite(self._weight_fd, weights[0 if asked else 1].encode(), 0)
+            if self._weight_fd is None:  # which file, once: the slot's tree does not change
+                v1 = (self.cpu_dir / "cpu.shares").exists()
+                self._weights = _V1_WEIGHTS if v1 else _V2_WEIGHTS
+                self._weight_fd = os.open(self.cpu_dir / ("cpu.shares" if v1 else "cpu.weight"), os.O_WRONLY)
+            os.pwrite(self._weight_fd, self._weights[0 if asked else 1].encode(), 0)
         except OSError:
             pass
 
