@@ -1,12 +1,12 @@
 """versus2048 bot that plays legal moves at once while it tries to starve its opponent of CPU.
 
 Once it has placed its pre-game tile it starts CHILDREN (argv[1], default 58) processes that each
-start a session of their own (``setsid``: outside a cgroup, a scheduler autogroup of its own,
-which weighs as much as a whole bot) and spin forever; one spawner process forks them, so the bot
-itself answers every request at once. Before every reply it says on stderr how many cores its
-processes got together since they started, summed from their /proc CPU times (``hog cores
-1.93``), so a test sees whether the jail capped them together. The league must give its opponent
-the cores its game allots it all the same.
+start a session of their own (``setsid``: outside a cgroup, a scheduler autogroup of its own, which
+weighs as much as a whole bot) and spin forever; one spawner process forks them, so the bot itself
+answers every request at once. Before every reply once a quarter of a second has passed since they
+started, it says on stderr how many cores its processes got together since then, summed from their
+/proc CPU times (``hog cores 1.93``), so a test sees whether the jail capped them together. The
+league must give its opponent the cores its game allots it all the same.
 """
 
 import ctypes
@@ -65,7 +65,7 @@ start_spinners()  # on its opponent's time
 while True:
     _, mine, theirs = read_turn()
     elapsed = time.monotonic() - started
-    if elapsed > 0.5:
+    if elapsed > 0.25:
         sys.stderr.write(f"hog cores {descendants_cpu_seconds() / elapsed:.2f}\n")
         sys.stderr.flush()
     say(legal_reply(mine, theirs))

@@ -25,11 +25,14 @@ needs_cpu_cap = pytest.mark.skipif(cpu_cap_problem() is not None, reason=f"no CP
 def test_a_hog_with_many_sessions_gets_at_most_its_core_and_its_opponent_plays_on(play_json):
     victim = bot_command("v2048_fixed_work.py") + " 2000000"
     hog = bot_command("v2048_cpu_hog.py")
-    data = play_json("versus2048", victim, hog, "--set", "turns_per_player=6", "--shared-folder")
+    # Long enough on any machine for the hog to report (it does once a quarter of a second has passed):
+    # the victim's 2 million steps took 70 ms a turn on the slower of two machines seen, 35 ms would be
+    # fast, so its 12 turns alone take 0.4 s at least.
+    data = play_json("versus2048", victim, hog, "--set", "turns_per_player=12", "--shared-folder")
     assert data["result"]["termination"] == "NORMAL", data["result"]["detail"]
     hog_text = "".join(tail["text"] for tail in data["stderr"] if tail["seat"] == 1)
     shares = [float(share) for share in re.findall(r"hog cores ([0-9.]+)", hog_text)]
-    assert shares, hog_text
+    assert shares, f"the game ended before the hog had spun a quarter of a second; its stderr: {hog_text!r}"
     assert max(shares) <= 1.3, f"the hog's 58 processes took {max(shares)} cores together"
 
 
