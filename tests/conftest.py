@@ -3,6 +3,7 @@
 import json
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,36 @@ from sandbox.procfs import STATE, children_of, descendants, process_table, stat_
 from tests.browser import Browser, chromium_path
 
 BOTS = Path(__file__).resolve().parent / "bots"
+SPIN = "while True: pass"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--busy N``: keep N spinning processes a core beside the whole session, as on a loaded machine."""
+    parser.addoption(
+        "--busy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run the suite with N spinning processes per core beside it (a busy machine; 0: none)",
+    )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def busy_machine(request: pytest.FixtureRequest):
+    """With ``--busy N``: N spinners a core, at the tests' own priority, for the whole session.
+
+    Every test must pass on a machine that other work keeps busy; this is how the suite shows it.
+    The spinners are this session's own children and are stopped by their own ids at the end.
+    """
+    per_core = request.config.getoption("--busy")
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", SPIN], stdin=subprocess.DEVNULL)
+        for _ in range(per_core * (os.cpu_count() or 1))
+    ]
+    yield len(spinners)
+    for spinner in spinners:
+        spinner.kill()
+        spinner.wait()
 
 
 def with_ctrl_c() -> None:
