@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -112,6 +112,16 @@ class BotDriver(ABC):
     def feed(self, line: str) -> str | None:
         """Take one received line (without LF); return a reply (without LF) when one is due."""
 
+    def replies(self, line: str) -> Iterator[str]:
+        """Take one received line (without LF) now; its replies (each without LF), each decided when asked for.
+
+        A bot that owes several replies at once (codevs21 solo: every move after the last pack)
+        decides each only as it is taken, so each can be printed as soon as it is decided. By
+        default, ``feed``'s reply, if any.
+        """
+        reply = self.feed(line)
+        return iter(() if reply is None else (reply,))
+
 
 def run_stdio(driver: BotDriver, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
     """Speak a protocol on stdin/stdout until stdin closes.
@@ -119,12 +129,11 @@ def run_stdio(driver: BotDriver, stdin: IO[str] | None = None, stdout: IO[str] |
     Args:
         driver: The bot side to run.
         stdin: Where lines come from (default ``sys.stdin``).
-        stdout: Where replies go, flushed after each (default ``sys.stdout``).
+        stdout: Where replies go, each flushed as soon as it is decided (default ``sys.stdout``).
     """
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     for raw in stdin:
-        reply = driver.feed(raw.rstrip("\r\n"))
-        if reply is not None:
+        for reply in driver.replies(raw.rstrip("\r\n")):
             stdout.write(reply + "\n")
             stdout.flush()

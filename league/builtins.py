@@ -10,7 +10,6 @@ roles (attack2048) gives each role's class only the parameters that class takes.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import re
 import types
@@ -22,6 +21,7 @@ from typing import Any
 from pydantic import ConfigDict, ValidationError, create_model
 
 from engine.core import Game
+from league.did_you_mean import did_you_mean
 
 
 class BuiltinError(ValueError):
@@ -146,8 +146,7 @@ def check_params(
                 " (variants: in a league file)"
             )
         if key not in known:
-            close = difflib.get_close_matches(key, own, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(key, own)
             raise BuiltinError(f"{label} has no parameter {key!r}{hint}; its parameters: {', '.join(own) or 'none'}")
     fields: dict[str, Any] = {key: (known[key].annotation, ...) for key in params}
     model = create_model("BuiltinParams", __config__=ConfigDict(extra="forbid", strict=True), **fields)

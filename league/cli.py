@@ -71,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from league.cli_args import UsageError  # inside the try: Ctrl-C while importing is quiet too
         from league.inert import inert_block
+        from league.manifest import ManifestDamaged
         from league.store_faults import StoreWriteError
 
         arguments = sys.argv[1:] if argv is None else argv
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             status = args.handler(args)
             sys.stdout.flush()
             return status
-        except UsageError as error:
+        except (UsageError, ManifestDamaged) as error:  # a damaged league.json, whichever command read it
             print(f"league: error: {inert_block(str(error))}", file=sys.stderr)
             return USAGE_ERROR
         except StoreWriteError as error:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine import get_game
 from engine.core import Game, span
+from league.did_you_mean import did_you_mean
 from sandbox.limits import Limits
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -62,8 +63,9 @@ def validated(model: type[ModelT], params: dict[str, Any], flag: str, what: str)
         problem = error.errors()[0]
         key = ".".join(str(part) for part in problem["loc"]) or "?"
         if problem["type"] == "extra_forbidden":
+            hint = did_you_mean(key, model.model_fields)
             raise UsageError(
-                f"{flag} {key}: {what} has no key {key!r}; keys: {', '.join(model.model_fields)}"
+                f"{flag} {key}: {what} has no key {key!r}{hint}; keys: {', '.join(model.model_fields)}"
             ) from None
         message = problem["msg"].removeprefix("Value error, ")
         if not problem["loc"]:  # a rule between keys (two ports that must differ)

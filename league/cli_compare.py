@@ -4,6 +4,18 @@ Reads the games of ``DIR/games.jsonl`` that belong to the league as last run (``
 and prints the per-variant table, the paired differences from the baseline and the sentences of
 ``league.variant_compare``; ``--json`` prints the same as JSON, ``--charts FOLDER`` writes the PNG
 charts. A folder without games, an unknown baseline or a league of one variant is a usage error.
+
+Pairs of games where either game ended by a fault are left out of the paired differences; the
+table says how many (``left out``), and so do the sentences and the JSON (``faulted_pairs``).
+
+``--json`` gives every figure as a JSON number, or null where there is none. Exact figures of
+scores (``mean_score``, ``median_score``, ``score_q1``, ``score_q3``, and ``baseline_mean`` of
+scores and plies) are integers when whole, exact however large (scores can pass 2**53: read them
+with a parser that keeps big integers, as Python's does), and the nearest double otherwise (past
+2**53 a double is near, not exact: the terminal's table shows the exact value to two places), so
+that a program gets numbers it can compute with and loses no whole score. Differences and
+intervals are doubles; rates are shares (0.05 is 5 percentage points). Names, orders and sentences
+are strings, ``clear`` is a boolean.
 """
 
 from __future__ import annotations
@@ -22,7 +34,9 @@ from league.cli_args import UsageError
 from league.manifest import read_manifest
 from league.ratings import scored
 from league.store import ResultStore
+from league.variant_cells import text_cell
 from league.variant_compare import VariantComparison, compare_variants
+from league.variant_pairs import DRAWS, FIRST_SEAT
 from league.variant_sentences import amount
 
 WIDE = 160
@@ -55,8 +69,13 @@ def load_comparison(folder: Path, baseline: str | None) -> VariantComparison:
     return compare_variants(manifest["bots"], records, variants, game, baseline)
 
 
+RATES = (DRAWS, FIRST_SEAT)
+"""Figures that are shares: their differences are shown in percentage points."""
+
+
 def _cell(value: Any) -> str:
-    """A table cell: NaN as blank, lists joined, floats without trailing zeros."""
+    """A table cell: NaN as blank, lists joined, floats without trailing zeros, exact figures to two places."""
+    value = text_cell(value)
     if isinstance(value, float):
         return "" if math.isnan(value) else f"{value:.3f}".rstrip("0").rstrip(".")
     if isinstance(value, list):
@@ -65,11 +84,17 @@ def _cell(value: Any) -> str:
 
 
 def difference_rows(comparison: VariantComparison) -> pd.DataFrame:
-    """The paired differences for people: each difference, its interval and its share of the baseline as text."""
+    """The paired differences for people: each difference, its interval and its share of the baseline as text.
+
+    Rates (draw rate, the first seat's share of the points) are in percentage points (``pp``);
+    ``left out`` counts the pairs where either game ended by a fault.
+    """
     rows = []
     for row in comparison.differences.to_dict("records"):
+        scale, unit = (100.0, " pp") if row["figure"] in RATES else (1.0, "")
         signed = [
-            amount(row[key]) if not math.isnan(row[key]) else "" for key in ("mean_difference", "low_95", "high_95")
+            amount(row[key] * scale) + unit if not math.isnan(row[key]) else ""
+            for key in ("mean_difference", "low_95", "high_95")
         ]
         rows.append(
             {
@@ -79,6 +104,7 @@ def difference_rows(comparison: VariantComparison) -> pd.DataFrame:
                 "95% interval": f"{signed[1]} to {signed[2]}" if signed[1] else "",
                 "relative": "" if math.isnan(row["relative"]) else f"{row['relative']:+.1%}",
                 "pairs": row["pairs"],
+                "left out": row["faulted_pairs"],
                 "excludes 0": "yes" if row["clear"] else "no",
             }
         )
@@ -107,7 +133,8 @@ def print_comparison(comparison: VariantComparison) -> None:
     by_variant.columns = ["figure", *comparison.by_variant["variant"]]
     console.print(rich_table(by_variant.iloc[1:], f"{comparison.game} variants (scores: {comparison.score_label})"))
     if not comparison.differences.empty:
-        title = f"Paired differences from {comparison.baseline}, variant minus baseline (95% intervals)"
+        title = f"Paired differences from {comparison.baseline}, variant minus baseline (95% intervals;"
+        title += " left out: pairs with a game ended by a fault)"
         console.print(rich_table(difference_rows(comparison), title))
     if not comparison.correlation.empty:
         console.print(
@@ -146,6 +173,12 @@ def add_commands(commands: Any) -> None:
     compare.add_argument(
         "--baseline", metavar="VARIANT", help="the variant the others are compared with (default: the first)"
     )
-    compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    compare.add_argument(
+        "--json",
+        action="store_true",
+        help="print the comparison as JSON: every figure a number or null (exact scores as integers when whole,"
+        " else the nearest double; rates as shares); faulted_pairs: the pairs left out, where either game ended"
+        " by a fault",
+    )
     compare.add_argument("--charts", metavar="FOLDER", help="also write the comparison's PNG charts into FOLDER")
     compare.set_defaults(handler=cmd_compare)

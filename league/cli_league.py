@@ -1,12 +1,13 @@
 """``league run``, ``league validate`` and ``league report``: whole leagues from a YAML file.
 
 Before anything plays, a league is checked whole: the file, every bot's command, parameters and
-files (readable by the jailed bot), the jail itself, the report folder and the seed it stores
-(``league.league_seed``). A problem is one line and exit status 2 with nothing written. A run whose
-games failed for reasons of ours exits 1 and says so on its last line. A disk that refuses a write
-later (full, read-only) stops the run or the report with one line and exit status 3 (``league.cli``),
-what is stored kept whole. Damage the run found in the store (a torn last line cut off, lines
-skipped) is told, one line each.
+files (readable by the jailed bot), the jail itself, the report folder (the league's own:
+``league.output_folder``) and the seed it stores (``league.league_seed``). A problem is one line and
+exit status 2 with nothing written; so is a folder that another run is writing, told before any
+word of the plan. A run whose games failed for reasons of ours exits 1 and says so on its last line.
+A disk that refuses a write later (full, read-only) stops the run or the report with one line and
+exit status 3 (``league.cli``), what is stored kept whole. Damage the run found in the store (a
+torn last line cut off, lines skipped) is told, one line each.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from league.inert import inert_line
 from league.league_seed import describe_seed, league_seed
 from league.schedule import GameSpec, balance, even_tables
 from league.shipping import shipping_note, shipping_problem
-from league.store import StoreBusy
+from league.store import ResultStore, StoreBusy
 from league.store_faults import disk_refusals
 from sandbox.jail import Sandbox, SandboxError
 
@@ -181,23 +182,28 @@ def joined(address: tuple[str, str] | None, league: League, cpus: int | None) ->
         leave_ray()
 
 
-def describe(league: League, specs: list[GameSpec]) -> str:
-    """What a league will do, for people: its games, variants, bots and, for tables, their balance."""
+def describe(league: League, specs: Sequence[GameSpec]) -> str:
+    """What a league will do, for people: its games, variants, bots and, for tables, their balance.
+
+    ``specs`` is its schedule: built (``league.runner.schedule``) or only counted (``planned_schedule``).
+    """
     config = league.config
     if config.format == "tables":
         sizes = config.players_per_table or []
+        count = f"{config.tables:,} {'table' if config.tables == 1 else 'tables'}"
         tables = (
-            f"{plural(config.tables, 'table')} of {sizes[0]} players"
+            f"{count} of {sizes[0]} players"
             if len(sizes) == 1
-            else f"{plural(config.tables, 'table')} of each size ({' and '.join(map(str, sizes))} players)"
+            else f"{count} of each size ({' and '.join(map(str, sizes))} players)"
         )
         per = f"{tables}, each played once per seat rotation and variant"
     elif config.format == "solo":
-        per = f"{plural(config.runs_per_case, 'run')} per bot and variant, every bot on the same seeds"
+        runs = f"{config.runs_per_case:,} {'run' if config.runs_per_case == 1 else 'runs'}"
+        per = f"{runs} per bot and variant, every bot on the same seeds"
     else:
-        per = f"{config.games_per_pair} per pair and variant"
+        per = f"{config.games_per_pair:,} per pair and variant"
     lines = [
-        f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {len(specs)} games ({per}),"
+        f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {len(specs):,} games ({per}),"
         f" {describe_seed(league)}",
         "  variants: " + "; ".join(f"{name} {game.variant()}" for name, game in league.games.items()),
         "  bots:",
@@ -249,46 +255,38 @@ def warn_if_oversubscribed(league: League, cluster: bool, cpus: int | None = Non
         print(f"league: WARNING: {league.path}: {warning}", file=sys.stderr)
 
 
-def estimate_seconds(league: League, specs: list[GameSpec]) -> float:
-    """Play a few of ``specs`` (the league's schedule) here, every bot at each table size and variant, and scale up."""
-    from league.runner import league_setup
-    from league.worker import play_game
-
-    setup = league_setup(league)
-    total = 0.0
-    for variant in league.games:
-        for size in sorted({len(spec.seats) for spec in specs}):
-            games = [spec for spec in specs if spec.variant == variant and len(spec.seats) == size]
-            samples, covered = [], set()
-            for spec in games:
-                if not covered.issuperset(spec.seats):
-                    samples.append(spec)
-                    covered.update(spec.seats)
-            started = time.monotonic()
-            for sample in samples:
-                play_game(sample.to_json(), setup)
-            total += (time.monotonic() - started) / len(samples) * len(games)
-    return total / league.config.concurrency
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Check a league file and say what it will do (with ``--cluster`` or ``--address``, as a cluster run would)."""
-    from league.runner import schedule
+    """Check a league file and say what it will do (with ``--cluster`` or ``--address``, as a cluster run would).
+
+    The schedule is counted, never built (``league.plan_estimate``); unless ``--no-estimate``, a few
+    sample games are played here to tell the time and the store's size, with a warning past a day.
+    """
+    from league.league_schedule import planned_schedule
+    from league.plan_estimate import estimate
 
     league = load(args, create_output=False)
     checked = bool(args.cluster or args.address)  # RAY_ADDRESS alone only makes it a cluster's league
     cpus = check_cluster(cluster_address(args)) if checked else None
     if checked:
         league.fit_to_cluster(cpus)
-    specs = schedule(league)
+    specs = planned_schedule(league)
     print(describe(league, specs))
     if on_cluster(args):
         print(f"  {shipping_note(league)}")
     warn_if_oversubscribed(league, on_cluster(args), cpus)
     if not args.no_estimate:
-        seconds = estimate_seconds(league, specs)
-        workers = league.config.concurrency
-        print(f"  estimated time: about {seconds:.0f} s with {plural(workers, 'worker')} (from a few sample games)")
+
+        def tell(count: int) -> None:
+            print(
+                f"league: playing {plural(count, 'sample game')} to estimate the time (--no-estimate skips them)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        sized = estimate(league, specs, on_start=tell)
+        print("\n".join(f"  {line}" for line in sized.lines()))
+        for warning in sized.warnings(league):
+            print(f"league: WARNING: {league.path}: {warning}", file=sys.stderr)
     print("ok")
     return 0
 
@@ -309,11 +307,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             league.check_output(create=True)
         except ConfigError as error:
             raise UsageError(str(error)) from None
-        print(describe(league, schedule(league)), file=sys.stderr)
-        if address is not None:
-            print(f"  {shipping_note(league)}", file=sys.stderr)
-        warn_if_oversubscribed(league, address is not None, cpus)
-        summary = play_with_progress(league, args)
+        with contextlib.closing(held_store(league)) as store:  # before a word is printed: a busy folder is one line
+            print(describe(league, schedule(league)), file=sys.stderr)
+            if address is not None:
+                print(f"  {shipping_note(league)}", file=sys.stderr)
+            warn_if_oversubscribed(league, address is not None, cpus)
+            summary = play_with_progress(league, args, store)
     tell_store_problems(summary.store_notes)
     note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
@@ -332,6 +331,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
     print(f"report: {files[-1]}")
+    from league.report_faults import fault_summary
+
+    for line in fault_summary(league.output, GAMES[league.config.game]):
+        print(line, file=sys.stderr)
     if summary.infra_errors:
         print(
             f"league: error: {summary.infra_errors} of {summary.total} games failed for reasons of ours and are not"
@@ -342,8 +345,30 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_with_progress(league: League, args: argparse.Namespace) -> Any:
+def held_store(league: League) -> ResultStore:
+    """The league's store, locked for this run: held before the run says anything, so that a busy folder is one line.
+
+    Raises:
+        UsageError: Another run holds the league's folder (nothing is written).
+        StoreWriteError: The folder refuses the store's files (exit status 3, ``league.cli``).
+    """
+    store = ResultStore(league.output / "games.jsonl")
+    try:
+        store.lock()
+    except StoreBusy as error:
+        raise UsageError(str(error)) from None
+    return store
+
+
+def play_with_progress(league: League, args: argparse.Namespace, store: ResultStore | None = None) -> Any:
     """``run_league`` with a progress bar on stderr (none with ``--quiet``); its ``RunSummary``.
+
+    The bar is drawn from the run's first progress on: a refusal before it is a line alone.
+
+    Args:
+        league: The checked league.
+        args: The command's arguments.
+        store: The league's store, held already (``held_store``); None: ``run_league`` locks it.
 
     Raises:
         UsageError: The jail cannot be made, another run holds the league's folder, or one that held it stored
@@ -362,32 +387,41 @@ def play_with_progress(league: League, args: argparse.Namespace) -> Any:
         TextColumn("{task.fields[rate]}"),
         TimeRemainingColumn(),
     ]
-    with Progress(*columns, transient=False, disable=args.quiet, console=Console(stderr=True)) as progress:
-        task = progress.add_task("games", total=None, rate="")
-        state = {"first": None, "start": time.monotonic()}
+    progress = Progress(*columns, transient=False, disable=args.quiet, console=Console(stderr=True))
+    task = progress.add_task("games", total=None, rate="")
+    state = {"first": None, "start": time.monotonic()}
 
-        def on_progress(done: int, total: int) -> None:
-            if state["first"] is None:
-                state["first"] = done
-            elapsed = time.monotonic() - state["start"]
-            played = done - state["first"]
-            rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
-            progress.update(task, completed=done, total=total, rate=rate)
+    def on_progress(done: int, total: int) -> None:
+        if state["first"] is None:
+            state["first"] = done
+            progress.start()
+        elapsed = time.monotonic() - state["start"]
+        played = done - state["first"]
+        rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
+        progress.update(task, completed=done, total=total, rate=rate)
 
-        try:
-            return run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress)
-        except (SandboxError, StoreBusy, ClusterUnreachable, ConfigError) as error:
-            raise UsageError(str(error)) from None
+    try:
+        return run_league(league, address=args.address, fresh=args.fresh, on_progress=on_progress, store=store)
+    except (SandboxError, StoreBusy, ClusterUnreachable, ConfigError) as error:
+        raise UsageError(str(error)) from None
+    finally:
+        if state["first"] is not None:  # nothing drawn when the run never began
+            progress.stop()
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Rewrite the report of a league folder from its games.jsonl."""
+    from league.manifest import ManifestDamaged, read_manifest
     from league.report import write_report
-    from league.runner import read_manifest
-    from league.store import ResultStore
 
     folder = Path(args.folder)
-    manifest = read_manifest(folder)
+    if not folder.is_dir():
+        what = f"{folder} is a file, not a folder" if folder.exists() else f"{folder}: no such folder"
+        raise UsageError(f"{what}; give a league's output folder (where games.jsonl is)")
+    try:
+        manifest = read_manifest(folder)
+    except ManifestDamaged as error:
+        raise UsageError(str(error)) from None
     store = ResultStore(folder / "games.jsonl")
     if manifest is not None and (not store.path.exists() or not store.path.stat().st_size):
         raise UsageError(f"{folder}: no games of this league are stored yet; `league run` plays them")
@@ -399,9 +433,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"report: {files[-1]}")
         return 0
     records = store.records()
+    if not records:  # the damage found, if any, said in this one line
+        damaged = " (its lines are damaged: none is a whole game record)" if store.problems() else ""
+        raise UsageError(f"{folder}: no games.jsonl with games in it{damaged}")
     tell_store_problems(store.problems())
-    if not records:
-        raise UsageError(f"{folder}: no games.jsonl with games in it")
     bots: list[str] = []
     variants: list[str] = []
     for record in sorted(records, key=lambda r: r["spec"]["index"]):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from league.cli_args import (
 from league.commands import unquoted_command
 from league.inert import inert_block, inert_line
 from league.match_record import ClockSettings, MatchRecord, StderrTail
+from league.output_folder import folder_problem
 from league.players import (
     TCP,
     BotSpec,
@@ -116,8 +116,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed {args.seed}: a seed is 0 to 2**63 - 1")
     if args.time_margin_ms < 0:
         raise UsageError(f"--time-margin-ms {args.time_margin_ms}: a margin is 0 or more")
-    if args.replay and not os.access(Path(args.replay).resolve().parent, os.W_OK):
-        raise UsageError(f"--replay {args.replay}: its folder does not exist or is not writable; give a writable path")
+    problem = folder_problem(Path(args.replay).absolute().parent) if args.replay else None
+    if problem is not None:
+        raise UsageError(f"--replay {args.replay}: cannot write it: {problem}; give a writable path")
     game = build_game(args.game, args.set or [])
     specs = bot_specs(game, args)
     limits = build_limits(args.limit or [])

@@ -2,7 +2,8 @@
 
 A command that cannot start would be a forfeit in every game; each check here ends in one
 sentence naming the bot, the file and the fix instead: a missing program or script, a file that
-is not executable, a folder given as the program, ``python3 folder`` without a ``__main__.py``,
+is not executable, a script made executable without a ``#!`` line (the kernel will not run it: ENOEXEC,
+"Exec format error"), a folder given as the program, ``python3 folder`` without a ``__main__.py``,
 ``cbot`` meant as ``./cbot``, an unquoted ``python3 bot.py`` on the command line.
 """
 
@@ -27,6 +28,8 @@ SCRIPT_RUNNERS = {
 }
 """How a script of each kind is run, by its suffix."""
 SCRIPT_SUFFIXES = tuple(SCRIPT_RUNNERS)
+_ELF = b"\x7fELF"
+"""How a binary the kernel runs begins."""
 _PYTHON = re.compile(r"(python|pypy)[0-9.]*")
 _INTERPRETERS = re.compile(r"(python|pypy)[0-9.]*|java|node|nodejs|ruby|perl|php|lua|sh|bash|dash|Rscript|julia")
 
@@ -56,6 +59,7 @@ def check_command_line(argv: Sequence[str], cwd: Path) -> None:
             raise CommandError(f"{program!r} does not exist (in {cwd.resolve()})")
         if not os.access(path, os.X_OK):
             raise CommandError(f"{program!r} is not executable (chmod +x {program})")
+        _check_executable_format(path, program)
     elif shutil.which(program) is None:
         if (cwd / program).is_file():
             raise CommandError(f"program {program!r} is not on PATH; {_how_to_run(cwd / program)}")
@@ -65,6 +69,37 @@ def check_command_line(argv: Sequence[str], cwd: Path) -> None:
     for argument in argv[1:]:
         if argument.endswith(SCRIPT_SUFFIXES) and not argument.startswith("-") and not (cwd / argument).exists():
             raise CommandError(f"file {argument!r} named in its command does not exist (in {cwd.resolve()})")
+
+
+def _check_executable_format(path: Path, program: str) -> None:
+    """Refuse a program file the kernel cannot execute: neither a binary (ELF) nor a script with a ``#!`` line.
+
+    Such a file fails to start with ENOEXEC ("Exec format error"), or is run by ``/bin/sh`` where the
+    jail's launcher falls back to it (a Python script then fails on its first ``import``).
+    """
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        return  # whether its bot can read it is checked with its jail (sandbox.access)
+    if head.startswith((b"#!", _ELF)):
+        return
+    runner = SCRIPT_RUNNERS.get(path.suffix)
+    if runner is None:
+        fix = (
+            "a script's first line must name its interpreter (e.g. '#!/usr/bin/env python3');"
+            " a binary must be built for this machine"
+        )
+    else:
+        interpreter, run = runner.split()[0], runner.format(name=program, stem=path.stem)
+        fix = (
+            f"run it as {run!r}"
+            if interpreter == "java"
+            else f"start it with '#!/usr/bin/env {interpreter}', or run it as {run!r}"
+        )
+    raise CommandError(
+        f"{program!r} is neither a script with a '#!' line nor a binary this machine runs (Exec format error): {fix}"
+    )
 
 
 def _how_to_run(path: Path) -> str:

@@ -10,7 +10,6 @@ import dataclasses
 import os
 import re
 import shlex
-import tempfile
 import typing
 from pathlib import Path
 from typing import Any, Literal
@@ -22,7 +21,9 @@ from engine import GAMES
 from engine.core import Game, plural, span
 from league.bot_folders import league_folders_problem
 from league.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
+from league.did_you_mean import did_you_mean
 from league.formats import format_problem
+from league.output_folder import output_problem
 from league.players import (
     BotSpec,
     BotSpecError,
@@ -273,37 +274,21 @@ class League:
         return Path(os.path.normpath(output if output.is_absolute() else self.path.parent / output))
 
     def output_problem(self, create: bool) -> str | None:
-        """Why the report folder cannot be written, or None.
+        """Why the league cannot write its report folder (``output: PROBLEM; FIX``), or None.
+
+        The folder must be the league's own: new, empty, or holding a league (``league.output_folder``).
 
         Args:
             create: Make the folder and try a file in it (``run``); otherwise only look (``validate``
                 writes nothing).
         """
-        folder = self.output
-        existing = folder
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        if not existing.is_dir():
-            return f"{existing} is a file, not a folder"
-        try:
-            if not create:  # a folder made and removed at once: nothing is left written
-                os.rmdir(tempfile.mkdtemp(prefix=".league-probe-", dir=existing))
-                return None
-            folder.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryFile(dir=folder):
-                pass
-        except OSError as error:
-            return f"{existing if not create else folder}: {error.strerror or error}"
-        return None
+        return output_problem(self.output, create)
 
     def check_output(self, create: bool) -> None:
-        """Raise ``ConfigError`` naming the folder and the fix if the report folder cannot be written."""
+        """Raise ``ConfigError`` (the file, the folder, the problem and the fix) if the report folder is refused."""
         problem = self.output_problem(create)
         if problem is not None:
-            raise ConfigError(
-                f"{self.path}: output: cannot write the report folder {self.output} ({problem});"
-                " choose another with output: in the file"
-            )
+            raise ConfigError(f"{self.path}: {problem}")
 
     def check_bots(self, sandbox: Sandbox) -> None:
         """Refuse program bots that cannot be jailed here, whose files the jailed bot cannot read, or not kept apart.
@@ -382,7 +367,8 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         problem = error.errors()[0]
         message = problem["msg"].removeprefix("Value error, ")
         if problem["type"] == "extra_forbidden":
-            message = f"unknown key; keys here: {', '.join(_keys_at(problem['loc']))}"
+            keys = _keys_at(problem["loc"])
+            message = f"unknown key{did_you_mean(problem['loc'][-1], keys)}; keys here: {', '.join(keys)}"
         if not problem["loc"] and re.match(r"[a-z_]+(\[\d+\])?: ", message):
             raise ConfigError(f"{path}: {message}") from None  # a rule between keys names its key itself
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
@@ -410,9 +396,10 @@ def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, An
         problem = error.errors()[0]
         key = _where(problem["loc"])
         if problem["type"] == "extra_forbidden":
+            hint = did_you_mean(problem["loc"][-1], game_class.model_fields)
             known = ", ".join(game_class.model_fields)
             raise ConfigError(
-                f"{path}: variants.{name}.{key}: {game_class.name} has no such key; keys: {known}"
+                f"{path}: variants.{name}.{key}: {game_class.name} has no such key{hint}; keys: {known}"
             ) from None
         where = f"variants.{name}.{key}" if problem["loc"] else f"variants.{name}"
         raise ConfigError(f"{path}: {where}: {problem['msg'].removeprefix('Value error, ')}") from None
@@ -441,6 +428,12 @@ def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
             spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd, own_folder=bot.cwd is not None)
         else:
             assert bot.roles is not None
+            unknown = [role for role in bot.roles if role not in game_class.roles]
+            if unknown and len(game_class.roles) > 1:
+                raise BotSpecError(
+                    f"roles.{unknown[0]}: {game_class.name} has no role {unknown[0]!r}"
+                    f"{did_you_mean(unknown[0], game_class.roles)}; give exactly the roles {list(game_class.roles)}"
+                )
             if set(bot.roles) != set(game_class.roles) or len(game_class.roles) < 2:
                 wanted = (
                     "command: instead" if len(game_class.roles) < 2 else f"exactly the roles {list(game_class.roles)}"

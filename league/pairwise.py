@@ -2,8 +2,10 @@
 
 Every game of two or more seats is split into its pairwise results: each pair of seats (i < j)
 is one result for the bot in seat i (the earlier seat, "first") against the bot in seat j
-("second"): a win when its rank is better, a draw when equal, a loss when worse. A game of n
-seats gives n(n-1)/2 results; a game of two seats gives one, seat 0 first.
+("second"): a win when its rank as the league counts it (``league.placing.places``: the game's
+rank, a faulted seat below every seat without a fault) is better, a draw when equal (two seats
+that faulted together too), a loss when worse. A game of n seats gives n(n-1)/2 results; a game
+of two seats gives one, seat 0 first.
 
 Results are not independent, so they are grouped into resampling units, whose results a
 bootstrap keeps together. In a league of pairs (every game two seats) the unit is a round's
@@ -22,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from league.placing import places
 from league.ratings import INFRA_ERROR
 
 WIN, DRAW, LOSS = 0, 1, 2
@@ -55,7 +58,8 @@ class PairwiseResults:
         row_cell: Per row, its cell.
         row_outcome: Per row, the first bot's outcome (``WIN``, ``DRAW`` or ``LOSS``).
         row_count: Per row, how many results it stands for.
-        unit_seat0_points: Per unit, seat 0's points by rank summed over its games (1 first, 0 last).
+        unit_seat0_points: Per unit, seat 0's mean pairwise result summed over its games (1 first, 0 last;
+            ``_seat0_rank_points``).
         unit_games: Per unit, its games.
         bot_games: Per bot, the games it played.
     """
@@ -147,7 +151,7 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
                 continue
             group = by_size.setdefault(len(spec["seats"]), ([], [], []))
             group[0].append([index[name] for name in spec["seats"]])
-            group[1].append(result["ranks"])
+            group[1].append(places(result))
             group[2].append(spec["round"])
     except KeyError as missing:
         raise ValueError(f"a game seats {missing}, a bot the league does not name") from None
@@ -197,7 +201,13 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
 
 
 def _seat0_rank_points(ranks: np.ndarray) -> np.ndarray:
-    """Seat 0's points by rank in each game (``league.ratings.rank_points``, vectorised)."""
+    """Seat 0's points by rank in each game from the league's ranks (``league.placing.rank_points``, vectorised).
+
+    This is seat 0's mean pairwise result against the other seats (above 1, level 1/2, below 0),
+    so 1/2 is par in every game: where seat 0 faulted together with others it draws with them
+    here, while the standings give a faulted seat the points of the last place of its tie
+    (``league.placing.place_points``).
+    """
     seats = ranks.shape[1]
     mine = ranks[:, :1]
     place = 1 + (ranks < mine).sum(axis=1) + ((ranks == mine).sum(axis=1) - 1) / 2

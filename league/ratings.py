@@ -2,7 +2,9 @@
 
 Ratings are applied in the schedule's order (each record carries its schedule index), never in
 the order workers finished, so the same games always give the same ratings. Games that ended
-in INFRA_ERROR are ours, not the bots': they are never scored.
+in INFRA_ERROR are ours, not the bots': they are never scored. Standings and ratings read each
+seat's rank from ``league.placing.places`` (the game's rank, faulted seats never level with or
+above a seat without a fault), so that they agree with each other and with the strengths.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 
 import trueskill
 
+from league.placing import place_points, places
+from league.placing import rank_points as rank_points  # where callers have always found it
 from league.trueskill_fast import Multiplayer, OneVsOne
 
 INFRA_ERROR = "INFRA_ERROR"
@@ -27,14 +31,14 @@ class BotStanding:
     Attributes:
         name: The bot.
         games: Games played (scored ones).
-        wins: Games ranked first alone.
+        wins: Games ranked first alone (by ``league.placing.places``).
         draws: Games ranked first with others (or tied, for two seats).
         losses: The rest.
-        faults: Games it lost by a fault of its own (timeout, crash, bad output, illegal move).
+        faults: Games in which it faulted itself (timeout, crash, bad output, illegal move), whatever the others did.
         score_sum: Sum of its game scores (an exact integer).
         first_seat_wins: Wins from seat 0.
-        points: Points by rank (``rank_points``): win 1, draw 1/2, loss 0 between two seats.
-        rank_sum: Sum of its ranks (1 is first).
+        points: Points by rank (``league.placing.place_points``): win 1, draw 1/2, loss 0 between two seats.
+        rank_sum: Sum of its ranks (``league.placing.places``; 1 is first).
     """
 
     name: str
@@ -75,25 +79,6 @@ def exact_mean(values: list[int], count: int | None = None) -> str:
     if not count:
         return "0.00"
     return str((Decimal(sum(values)) / count).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
-
-
-def rank_points(ranks: list[int], seat: int) -> float:
-    """A seat's points for its rank: 1 for first, 0 for last, linear between.
-
-    Seats that tie share the places they span: ranks ``1 1`` of two seats are places 1 and 2, so
-    each gets 1/2 (a draw); ranks ``1 2 2 4`` give 1, 1/2, 1/2, 0. The points of a game always
-    add up to half its seats.
-
-    Args:
-        ranks: Every seat's rank in the game (1 is best; equal ranks are ties).
-        seat: The seat whose points are wanted.
-    """
-    seats = len(ranks)
-    if seats < 2:
-        return 1.0
-    mine = ranks[seat]
-    place = 1 + sum(rank < mine for rank in ranks) + (ranks.count(mine) - 1) / 2  # dense ranks (1 1 2) too
-    return (seats - place) / (seats - 1)
 
 
 @dataclass
@@ -145,12 +130,12 @@ def draw_probability(records: list[dict[str, Any]]) -> float:
     """How often neighbours in a game's order tie (the share of drawn games between two seats).
 
     TrueSkill's draw probability is the chance that two players next to each other in a game's
-    order share their rank, so every neighbouring pair of a table counts. Kept inside
+    order share their rank (``league.placing.places``), so every neighbouring pair of a table counts. Kept inside
     TrueSkill's working range.
     """
     neighbours = ties = 0
     for record in records:
-        ranks = sorted(record["result"]["ranks"])
+        ranks = sorted(places(record["result"]))
         neighbours += len(ranks) - 1
         ties += sum(1 for higher, lower in itertools.pairwise(ranks) if higher == lower)
     if not neighbours:
@@ -177,8 +162,8 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
     for number, record in enumerate(games, start=1):
         seats: list[str] = record["spec"]["seats"]
         result = record["result"]
-        _tally(table, seats, result)
-        ranks = result["ranks"]
+        ranks = places(result)
+        _tally(table, seats, result["scores"], ranks, result.get("offenders") or ())
         if len(seats) == 1:  # a solo game: nobody was played, nothing to rate
             continue
         if len(seats) == 2:
@@ -194,9 +179,8 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
     return table
 
 
-def _tally(table: LeagueTable, seats: list[str], result: dict[str, Any]) -> None:
-    ranks: list[int] = result["ranks"]
-    scores, offenders, pair_points = result["scores"], result.get("offenders", []), table.pair_points
+def _tally(table: LeagueTable, seats: list[str], scores: list[Any], ranks: list[int], faulted: list[int]) -> None:
+    pair_points = table.pair_points
     firsts = ranks.count(1)
     for seat, name in enumerate(seats):
         mine = ranks[seat]
@@ -204,7 +188,7 @@ def _tally(table: LeagueTable, seats: list[str], result: dict[str, Any]) -> None
         standing.games += 1
         standing.score_sum += int(scores[seat])
         standing.rank_sum += mine
-        if seat in offenders:
+        if seat in faulted:
             standing.faults += 1
         if mine == 1 and firsts == 1:
             standing.wins += 1
@@ -213,24 +197,15 @@ def _tally(table: LeagueTable, seats: list[str], result: dict[str, Any]) -> None
             standing.draws += 1
         else:
             standing.losses += 1
-        if len(seats) == 2:  # between two seats, points by rank are the pairwise points: 1, 1/2 or 0
-            other, theirs = seats[1 - seat], ranks[1 - seat]
-            points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-            standing.points += points
-            tally = pair_points.get((name, other))
-            if tally is None:
-                tally = pair_points[name, other] = [0.0, 0]
-            tally[0] += points
-            tally[1] += 1
-            continue
-        standing.points += rank_points(ranks, seat)
+        standing.points += place_points(ranks, faulted, seat)
         for other_seat, other in enumerate(seats):
             if other_seat == seat:
                 continue
             theirs = ranks[other_seat]
-            points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-            tally = pair_points.setdefault((name, other), [0.0, 0])
-            tally[0] += points
+            tally = pair_points.get((name, other))
+            if tally is None:
+                tally = pair_points[name, other] = [0.0, 0]
+            tally[0] += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
             tally[1] += 1
 
 

@@ -17,11 +17,13 @@ from typing import Any
 
 from engine.core import Fault, Game, ProcessKey, Request, State, Termination
 from engine.protocol import RefereeProtocol
+from league.fault_hints import reply_hint, stderr_hints, with_hints
 from league.inprocess import InProcessTransport
 from league.match_record import ClockSettings, MatchRecord, Move, StderrTail
 from sandbox.process import BotProcess, LaunchError
 from sandbox.procfs import OpenCounter
 from sandbox.startup import wait_until_idle
+from sandbox.tcp import TcpBotProcess
 from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
 Launcher = Callable[[ProcessKey], Transport]
@@ -100,6 +102,8 @@ class Referee:
         self.moves: list[Move] = []
         self.time_used_ms = [0] * len(self.launchers)
         self.stderr: list[StderrTail] = []
+        self.hints: dict[int, list[str]] = {}
+        """Per seat, the hints for bot authors its processes' stderr gave (``league.fault_hints``)."""
         self.failed_launches: set[ProcessKey] = set()
         self.thought_ahead: dict[Transport, _Ahead] = {}
         self.wake_wait_ns = 0
@@ -134,7 +138,9 @@ class Referee:
             self.poller.close()
             if self.own_thread is not None:
                 self.own_thread.close()
-        return MatchRecord(state.result(), self.moves, self.time_used_ms, state.to_json(), self.stderr)
+        # The stderr tails are whole only once every process has stopped: their hints join the detail here.
+        result = with_hints(state.result(), self.hints)
+        return MatchRecord(result, self.moves, self.time_used_ms, state.to_json(), self.stderr)
 
     # -- processes -------------------------------------------------------------------------
     def _sync_processes(self, state: State) -> None:
@@ -171,7 +177,7 @@ class Referee:
                 counters = self._counters(transport)
                 transport.send(greeting)
                 if isinstance(transport, InProcessTransport) and transport.buffer:
-                    # A built-in that answered while reading (codevs21 solo: every move at once)
+                    # A built-in that answered while reading (codevs21 solo: its first move)
                     # thought on its clock: charged to its first request, as a program's would be.
                     self.thought_ahead[transport] = _Ahead(self._now() - began, *counters)
             if self.protocol.ends_input_after_greeting(state, key):
@@ -219,6 +225,15 @@ class Referee:
             text = transport.stderr_text()
             if text:
                 self.stderr.append(StderrTail(key.seat, key.role, key.epoch, text))
+                self._note_hints(key.seat, transport, text)
+
+    def _note_hints(self, seat: int, transport: Transport, text: str) -> None:
+        """Keep the hints a jailed program's stderr gives (a TCP client is meant to connect: no network hint)."""
+        if not isinstance(transport, BotProcess) or not transport.plan.jailed:
+            return
+        network = transport.plan.network or isinstance(transport, TcpBotProcess)
+        kept = self.hints.setdefault(seat, [])
+        kept += [hint for hint in stderr_hints(seat, text, network) if hint not in kept]
 
     def _transport(self, request: Request) -> Transport:
         transport = self.by_request.get(request)
@@ -455,7 +470,7 @@ class Referee:
                 Termination.BAD_OUTPUT,
                 self.protocol.fault_code(state, request, Termination.BAD_OUTPUT),
                 f"seat {request.seat} sent a malformed reply to {self.protocol.describe(state, request)}"
-                f" ({_shorten(reply)}): {_cut(str(error))}",
+                f" ({_shorten(reply)}): {_cut(str(error))}{reply_hint(reply)}",
             )
         return action, state.check(request, action)
 

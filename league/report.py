@@ -283,8 +283,13 @@ def method_notes(records: list[dict[str, Any]], score_label: str | None = None) 
         " span (between two seats: win 1, draw 1/2, loss 0); points_per_game is 1/2 for an average"
         " bot at any table size. Wins are games ranked first alone, draws first with others, losses"
         " every other game" + (" (at a table, any place below first)" if tables else "") + "; mean_rank is"
-        " the mean of the ranks the games gave (1 is first, faulted seats rank last as each game's"
-        f" rules say); score_sum and mean_score are {scores}.",
+        f" the mean of the ranks the games gave (1 is first); score_sum and mean_score are {scores}.",
+        "Ranks are the games' own, with one rule of the league's for faults: a seat that faulted ranks below"
+        " every seat that did not, and faulted seats that tie (several failing the same request, a double"
+        " fault) all take the last place their tie spans, with that place's points: two seats that fault at"
+        " the same moment in a game of two both rank 2, a loss and no points for each. Between them such a tie"
+        " is a draw: in the cross table, TrueSkill and the Bradley-Terry strengths, which read the same ranks."
+        " The faults column and the Faults section charge each seat its own fault.",
         "TrueSkill (mu, sigma, conservative = mu - 3 sigma) is updated game by game in schedule order"
         + (", with its multi-player update from every seat's rank (equal ranks are ties)." if tables else "."),
         "Games that failed for reasons of ours (INFRA_ERROR) are never scored; the next run plays them again.",

@@ -60,9 +60,14 @@ def trueskill_chart(table: LeagueTable, order: Sequence[str], path: Path) -> Non
     save_figure(figure, path)
 
 
+NAME_INCHES = 0.075
+"""About the width of one character of a tick label (10 pt), in inches: room made for long bot names."""
+
+
 def _heatmap(matrix: list[list[float]], names: Sequence[str], title: str, path: Path) -> None:
     size = len(names)
-    figure, axes = plt.subplots(figsize=(1.8 + 0.7 * size, 1.4 + 0.6 * size))
+    longest = NAME_INCHES * max((len(name) for name in names), default=0)  # names label both axes
+    figure, axes = plt.subplots(figsize=(1.8 + 0.7 * size + longest, 1.4 + 0.6 * size + 0.7 * longest))
     image = axes.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
     axes.set_xticks(range(size), names, rotation=45, ha="right")
     axes.set_yticks(range(size), names)

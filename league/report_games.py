@@ -5,7 +5,9 @@ game's reason code, the detail sentence), its length in plies, its seed and, whe
 manifest allows, the ``league play`` command that plays it again, and a link to its replay page
 where the report wrote one (league/report_replays.py). ``games.csv`` holds every game.
 The page embeds the rows as one JSON blob and a small inline script shows them a page at a time,
-filtered by bot (games where it sat), variant and termination; a league of 100,000 games is cut
+filtered by bot (games where it sat), variant and termination, each game's replay command on a
+line of its own under it (one element, selected whole by a click, with a copy button), so that
+the table fits a page 1,400 px wide and the termination column keeps room to be read; a league of 100,000 games is cut
 to ``HTML_MAX_ROWS`` rows on the page (every faulted game kept), and ``report.md`` to
 ``MARKDOWN_MAX_ROWS``, each saying so. Scores and seeds are text: they may pass 2**53.
 Everything a bot's author wrote (names, details) is escaped (league/inert.py), and the script only
@@ -18,11 +20,14 @@ import html
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
 import pandas as pd
 
 from league.inert import inert_line, markdown_code, markdown_text, spreadsheet_text
+from league.placing import places
 
 ReplayCommand = Callable[[dict[str, Any]], str]
 
@@ -43,7 +48,8 @@ class GameRow:
         seats: Bot names, seat 0 first.
         scores: Each seat's score as text (exact).
         ranks: Each seat's rank (1 is best).
-        winner: Who won: a name, "draw", or "shared: NAME, NAME" for a first place shared by some.
+        winner: Who won: a name, "draw", "shared: NAME, NAME" for a first place shared by some, or
+            "none: every seat faulted".
         termination: How the game ended (NORMAL, CRASH, ...).
         reason_code: The game's own code for it ("" when none).
         detail: The sentence that explains it.
@@ -74,9 +80,15 @@ class GameRow:
         return bool(self.offenders) or self.termination != NORMAL
 
 
-def winner_text(seats: Sequence[str], ranks: Sequence[int]) -> str:
-    """The winner's name; "draw" when every seat shares first place; "shared: A, B" when some do."""
-    first = [name for name, rank in zip(seats, ranks, strict=True) if rank == 1]
+def winner_text(seats: Sequence[str], places: Sequence[int]) -> str:
+    """The winner's name; "draw" when every seat shares first place; "shared: A, B" when some do.
+
+    ``places`` are the league's ranks (``league.placing``): a seat that faulted is never first, so a
+    game where every seat faulted has no first place at all ("none: every seat faulted").
+    """
+    first = [name for name, rank in zip(seats, places, strict=True) if rank == 1]
+    if not first:
+        return "none: every seat faulted"
     if len(first) == 1:
         return first[0]
     if len(first) == len(seats):
@@ -104,7 +116,7 @@ def game_rows(records: Sequence[dict[str, Any]], replay_command: ReplayCommand |
                 seats=seats,
                 scores=tuple(str(score) for score in result["scores"]),
                 ranks=ranks,
-                winner=winner_text(seats, ranks),
+                winner=winner_text(seats, places(result)),
                 termination=str(result["termination"]),
                 reason_code=str(result.get("reason_code") or ""),
                 detail=str(result.get("detail") or ""),
@@ -229,93 +241,26 @@ _STYLE = (
     ".scroll{overflow-x:auto;max-width:100%}"
     "#games-table td,#games-table th{text-align:left;vertical-align:top}"
     "#games-table td.games-number{text-align:right}"
+    "#games-table td.games-termination{min-width:16em;max-width:36em}#games-table td.games-winner{min-width:8em}"
+    "#games-table tr.games-with-replay td{border-bottom:0}"
+    "#games-table tr.games-replay-row td{border-top:0;padding-top:0;padding-bottom:6px}"
     ".games-filters{display:flex;flex-wrap:wrap;gap:.5em 1.2em;align-items:center;margin:.5em 0}"
     ".games-faulted{color:#a00}.games-small{display:block;font-size:.8em;color:#555}"
-    ".games-seats span{white-space:nowrap}"
-    "code.games-replay{display:block;min-width:28em;user-select:all;overflow-wrap:anywhere}"
+    ".games-seats span{white-space:nowrap}.games-replay-label{font-size:.8em;color:#555;flex:none}"
+    ".games-replay-line{display:flex;align-items:baseline;gap:.6em;position:sticky;left:8px;"
+    "max-width:calc(100vw - 7em)}"  # in sight, whole, however wide the table scrolls
+    "code.games-replay{user-select:all;white-space:pre-wrap;overflow-wrap:anywhere;min-width:0}"
+    "button.games-copy{font-size:.8em;flex:none}"
 )
 
-# Renders the embedded rows a page at a time; it only ever sets text (textContent), never markup.
-_SCRIPT = """(function () {
-  var data = JSON.parse(document.getElementById("games-data").textContent);
-  var pageRows = data.page_rows, rows = data.rows, shown = rows, page = 0;
-  var byId = function (id) { return document.getElementById(id); };
-  var body = byId("games-rows"), bot = byId("games-bot"), variant = byId("games-variant");
-  var termination = byId("games-termination");
-  function cell(tr, lines, className) {
-    var td = document.createElement("td");
-    if (className) td.className = className;
-    lines.forEach(function (line) {
-      var span = document.createElement("span");
-      span.textContent = line[0];
-      span.className = line[1] || "";
-      if (lines.length > 1) span.style.display = "block";
-      td.appendChild(span);
-    });
-    tr.appendChild(td);
-    return td;
-  }
-  function render() {
-    var pages = Math.max(1, Math.ceil(shown.length / pageRows));
-    page = Math.min(Math.max(page, 0), pages - 1);
-    body.textContent = "";
-    shown.slice(page * pageRows, (page + 1) * pageRows).forEach(function (row) {
-      var index = row[0], id = row[1], name = row[2], seats = row[3], scores = row[4], ranks = row[5];
-      var winner = row[6], ending = row[7], reason = row[8], detail = row[9], offenders = row[10];
-      var tr = document.createElement("tr");
-      tr.className = "games-row";
-      tr.dataset.gameId = id;
-      cell(tr, [[String(index)]], "games-number");
-      cell(tr, [[id]]).firstChild.className = "games-id";
-      cell(tr, [[name]]);
-      cell(tr, seats.map(function (seat, i) {
-        return offenders.indexOf(i) < 0 ? [seat] : [seat + " (faulted)", "games-faulted"];
-      }), "games-seats");
-      cell(tr, scores.map(function (score) { return [score]; }), "games-number");
-      cell(tr, ranks.map(function (rank) { return [String(rank)]; }), "games-number");
-      cell(tr, [[winner]]);
-      var end = [[ending, ending === "NORMAL" ? "" : "games-faulted"]];
-      if (reason) end.push([reason, "games-small"]);
-      if (detail) end.push([detail, "games-small"]);
-      cell(tr, end, "games-termination");
-      cell(tr, [[String(row[11])]], "games-number");
-      cell(tr, [[row[12]]], "games-number");
-      if (data.watch) {
-        var watch = cell(tr, []);
-        if (row[14]) {
-          var link = document.createElement("a");
-          link.href = "replays/" + encodeURIComponent(id) + ".html";
-          link.textContent = "watch";
-          link.className = "games-watch";
-          watch.appendChild(link);
-        }
-      }
-      if (data.replay) {
-        var code = document.createElement("code");
-        code.className = "games-replay";
-        code.textContent = row[13];
-        cell(tr, []).appendChild(code);
-      }
-      body.appendChild(tr);
-    });
-    byId("games-count").textContent = "showing " + shown.length + " of " + rows.length + " games";
-    byId("games-page").textContent = "page " + (page + 1) + " of " + pages;
-    byId("games-previous").disabled = page === 0;
-    byId("games-next").disabled = page >= pages - 1;
-  }
-  function filter() {
-    shown = rows.filter(function (row) {
-      return (!bot.value || row[3].indexOf(bot.value) >= 0) && (!variant.value || row[2] === variant.value) &&
-        (!termination.value || row[7] === termination.value);
-    });
-    page = 0;
-    render();
-  }
-  [bot, variant, termination].forEach(function (select) { select.addEventListener("change", filter); });
-  byId("games-previous").addEventListener("click", function () { page -= 1; render(); });
-  byId("games-next").addEventListener("click", function () { page += 1; render(); });
-  render();
-})();"""
+GAMES_SCRIPT = "report_games.js"
+"""The list's script, beside this module (package data): it only ever sets text, never markup."""
+
+
+@cache
+def _script() -> str:
+    """The list's script (``GAMES_SCRIPT``)."""
+    return resources.files("league").joinpath(GAMES_SCRIPT).read_text(encoding="utf-8")
 
 
 def _options(select_id: str, label: str, every: str, values: Sequence[str]) -> str:
@@ -342,7 +287,9 @@ def games_html(
     (value "" keeps every game), ``#games-count`` ("showing N of M games"), buttons
     ``#games-previous`` and ``#games-next`` with ``#games-page`` ("page P of Q"), the table
     ``#games-table`` whose body ``#games-rows`` holds one ``tr.games-row`` (``data-game-id``) per
-    game shown, and the rows as JSON in ``script#games-data``.
+    game shown, each followed, when there is a replay command, by a ``tr.games-replay-row`` (the
+    same ``data-game-id``) whose ``code.games-replay`` holds the command whole and whose
+    ``button.games-copy`` copies it, and the rows as JSON in ``script#games-data``.
 
     Args:
         records: Scored game records, or their rows (``game_rows``) when the caller has them.
@@ -370,7 +317,6 @@ def games_html(
     endings = sorted({row.termination for row in shown}, key=lambda ending: (ending != NORMAL, ending))
     header = ["#", "game", "variant", "seats", "scores", "ranks", "winner", "termination", "plies", "seed"]
     header += ["replay page"] if watch is not None else []
-    header += ["replay (select to copy)"] if replay_command is not None else []
     cut = cut_sentence(shown, rows, "This page")
     return "".join(
         [
@@ -390,6 +336,6 @@ def games_html(
             '</tr></thead><tbody id="games-rows"></tbody></table></div>',
             "<noscript><p>The list of games needs JavaScript; games.csv holds the same list.</p></noscript>",
             f'<script type="application/json" id="games-data">{_script_json(data)}</script>',
-            f"<script>{_SCRIPT}</script>",
+            f"<script>{_script()}</script>",
         ]
     )

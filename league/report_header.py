@@ -7,12 +7,14 @@ stored games; a folder without a manifest gets what the games alone tell.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pandas as pd
 
 from engine import GAMES
 from engine.core import plural
+from league.manifest import RUN_TIME
 from league.report_page import Bullets, Section, Table
 from league.worker import spec_from_data
 
@@ -38,7 +40,7 @@ def header_section(
     ]
     if runs:
         seconds = sum(run["seconds"] for run in runs)
-        facts.append(f"played: {runs[0]['started']} to {runs[-1]['started']} in {plural(len(runs), 'run')}")
+        facts.append(f"played: {runs[0]['started']} to {run_end(runs[-1])} in {plural(len(runs), 'run')}")
         rate = f" ({len(records) / seconds:.1f} games/s)" if seconds else ""
         facts.append(f"wall time: {seconds:.0f} s{rate}")
     play = manifest.get("play")
@@ -55,6 +57,21 @@ def header_section(
             Table(bot_descriptions(manifest, bots), text=True),
         ],
     )
+
+
+def run_end(run: dict[str, Any]) -> str:
+    """When a run of the manifest ended: as recorded, else (a manifest of an older version) its start plus its seconds.
+
+    Starts are recorded to the minute, so an end worked out from one is told as "about".
+    """
+    if "ended" in run:
+        return str(run["ended"])
+    try:
+        start = datetime.strptime(run["started"], RUN_TIME).replace(tzinfo=UTC)
+        end = start + timedelta(seconds=float(run["seconds"]))
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return "an end not recorded"
+    return f"about {end.strftime(RUN_TIME)}"
 
 
 def seed_fact(manifest: dict[str, Any]) -> str:

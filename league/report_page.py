@@ -11,6 +11,7 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import pandas as pd
@@ -113,13 +114,40 @@ def _markdown_block(block: Block) -> list[str]:
     if isinstance(block, Bullets):
         return [f"- {item}" for item in block.items]
     if isinstance(block, Table):
-        lines = [block.frame.to_markdown(index=False) if len(block.frame) else "(none)"]
+        lines = [markdown_table(block.frame, block.text) if len(block.frame) else "(none)"]
         if block.notes:
             lines += ["", *(f"- `{column}`: {meaning}" for column, meaning in block.notes)]
         return lines
     if isinstance(block, Chart):
         return [f"![{block.caption}]({block.file})", "", f"*{block.caption}*"]
     return [block.markdown]
+
+
+def _looks_numeric(value: object) -> bool:
+    """Whether a cell reads as a number (an int, a float, or text such as ``1152921504606846978.50``)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    try:
+        return Decimal(str(value)).is_finite()
+    except InvalidOperation:
+        return False
+
+
+def markdown_table(frame: pd.DataFrame, text: bool = False) -> str:
+    """A table in Markdown with every cell's text as it is: numbers written as text (exact scores) stay exact.
+
+    Columns whose cells all read as numbers are aligned right, as on the page; a ``text`` table is
+    aligned left. Cells are never parsed into floats, which would print ``1.15292e+18`` for an
+    exact score past 2**53.
+    """
+    align = []
+    for column in frame.columns:
+        cells = [value for value in frame[column] if not pd.isna(value) and value != ""]  # blanks align either way
+        numeric = not text and bool(cells) and all(_looks_numeric(value) for value in cells)
+        align.append("right" if numeric else "left")
+    return frame.to_markdown(index=False, disable_numparse=True, colalign=align)
 
 
 STYLE = (

@@ -12,16 +12,27 @@ from typing import Any
 
 import pandas as pd
 
+from league.placing import places, seat_faults
 from league.ratings import LeagueTable
 
 STANDINGS_NOTES = (
     ("place", "the order by conservative TrueSkill (mu - 3 sigma), which weighs whom each game was won against"),
     ("games", "games scored (games that failed for reasons of ours are never scored)"),
-    ("points", "points by rank: 1 for first, 0 for last, linear between; seats that tie share the places they span"),
+    (
+        "points",
+        "points by rank: 1 for first, 0 for last, linear between; seats without a fault that tie share the"
+        " places they span, a faulted seat gets the points of its own rank (below)",
+    ),
     ("points_per_game", "points / games: 1/2 is par at any table size"),
-    ("mean_rank", "the mean of the ranks the games gave (1 is first; a faulted seat ranks last)"),
+    (
+        "mean_rank",
+        "the mean of the ranks the games gave (1 is first), except that a faulted seat ranks below every seat"
+        " without a fault, and faulted seats that tie all take the last place of their tie: two seats that fault"
+        " at the same moment in a game of two both rank 2; a double fault is a loss for both here and a draw"
+        " between them in the cross table and the ratings",
+    ),
     ("wins / draws / losses", "games ranked first alone / first with others / anything below first"),
-    ("faults", "games the bot lost by a fault of its own (timeout, crash, bad output, illegal move)"),
+    ("faults", "games in which the bot faulted itself (timeout, crash, bad output, illegal move), whoever else did"),
     ("score_sum / mean_score", "the game's own score, summed exactly and averaged per game"),
     ("mu / sigma", "TrueSkill's skill estimate and its uncertainty, rated game by game in schedule order"),
     ("conservative", "mu - 3 sigma: a skill the bot has with high confidence"),
@@ -78,12 +89,13 @@ def cross_table(records: Sequence[dict[str, Any]], order: Sequence[str]) -> tupl
     """The row bot's results against each column bot, and a sentence saying what a cell holds.
 
     Between two seats a cell is wins-draws-losses; at tables (games of three or more seats) it is
-    the row bot's mean rank in the games both sat in, with how many games that was.
+    the row bot's mean rank in the games both sat in, with how many games that was. Ranks are the
+    standings' (``league.placing.places``).
     """
     tables = any(len(record["spec"]["seats"]) > 2 for record in records)
     tally: dict[tuple[str, str], list[int]] = {}
     for record in records:
-        seats, ranks = record["spec"]["seats"], record["result"]["ranks"]
+        seats, ranks = record["spec"]["seats"], places(record["result"])
         for i, bot in enumerate(seats):
             for j, other in enumerate(seats):
                 if i == j:
@@ -116,17 +128,23 @@ FAULT_KINDS = ("TIMEOUT", "CRASH", "BAD_OUTPUT", "ILLEGAL_MOVE", "MAX_PLIES")
 
 
 def faults_by_bot(records: Sequence[dict[str, Any]], order: Sequence[str]) -> pd.DataFrame:
-    """Per bot, how many games it lost by each kind of fault (a row for each bot that faulted)."""
+    """Per bot, its games and how many of them it faulted in, by the kind of its own fault (a row per bot that faulted).
+
+    Each seat is charged its own fault (``league.placing.seat_faults``), not the game's first: at a
+    table where one bot timed out and another crashed, one is charged a TIMEOUT and the other a CRASH.
+    """
     counts: Counter[tuple[str, str]] = Counter()
+    games: Counter[str] = Counter()
     for record in records:
-        result = record["result"]
-        for seat in result.get("offenders", []):
-            counts[record["spec"]["seats"][seat], result["termination"]] += 1
+        seats = record["spec"]["seats"]
+        games.update(seats)
+        for seat, fault in seat_faults(record["result"]).items():
+            counts[seats[seat], fault.termination] += 1
     kinds = [kind for kind in FAULT_KINDS if any(key[1] == kind for key in counts)]
     kinds += sorted({key[1] for key in counts} - set(kinds))
     rows = []
     for bot in order:
-        row = {"bot": bot, **{kind: counts[bot, kind] for kind in kinds}}
+        row = {"bot": bot, "games": games[bot], **{kind: counts[bot, kind] for kind in kinds}}
         total = sum(row[kind] for kind in kinds)
         if total:
             rows.append({**row, "total": total})
@@ -141,7 +159,7 @@ def fault_list(
     details: Callable[[list[str]], dict[str, dict[str, Any]]],
     limit: int = 100,
 ) -> tuple[list[dict[str, Any]], int, int]:
-    """The faulted games (at most ``limit``), each with who faulted, how, the detail and the bot's stderr tail.
+    """The faulted games (at most ``limit``), an entry per faulted seat: who, its own fault, and its stderr tail.
 
     Args:
         records: Scored games in schedule order.
@@ -158,9 +176,8 @@ def fault_list(
     found = details([record["game_id"] for record in shown]) if shown else {}
     entries = []
     for record in shown:
-        result = record["result"]
         tails = found.get(record["game_id"], {}).get("stderr", [])
-        for seat in result["offenders"]:
+        for seat, fault in seat_faults(record["result"]).items():
             text = "\n".join(tail["text"] for tail in tails if tail["seat"] == seat).strip()
             entries.append(
                 {
@@ -168,9 +185,9 @@ def fault_list(
                     "variant": record["spec"]["variant"],
                     "bot": record["spec"]["seats"][seat],
                     "seat": seat,
-                    "termination": result["termination"],
-                    "reason_code": result.get("reason_code", ""),
-                    "detail": result.get("detail", ""),
+                    "termination": fault.termination,
+                    "reason_code": fault.reason_code,
+                    "detail": fault.detail,
                     "stderr": text[-STDERR_TAIL_CHARS:],
                 }
             )

@@ -2,7 +2,10 @@
 
 With one variant the section is a short table of its games; with several it gives each variant's
 figures, the paired per-seed differences from the baseline (the first variant) with their 95%
-intervals, whether the rule changes who is strong, and charts of scores, lengths and differences.
+intervals and the pairs left out because a game ended by a fault, whether the rule changes who is
+strong, and charts of scores, lengths and differences. On the page the per-variant figures are a
+row each and the variants a column each, so that the table fits the page; ``variants.csv`` keeps
+a row per variant. Exact figures of scores are shown with two decimals (``league.variant_cells``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from league.report_page import Bullets, Chart, Paragraph, ReportParts, Section, Table
+from league.variant_cells import figures_as_text
 from league.variant_charts import chart_differences, chart_lengths, chart_scores
 from league.variant_compare import VariantComparison, compare_variants
 
@@ -24,6 +28,7 @@ BY_VARIANT_NOTES = (
         "distinct_games",
         "games that differ in their seats or moves (identical games between deterministic bots count once)",
     ),
+    ("faults", "games that ended by a fault (a seat faulted, or a safety cap of ours ended it)"),
     ("mean_score", "the mean score per seat and game in the game's unit, exact"),
     ("score_sd / median_score / score_q1 / score_q3", "the spread of the scores: sd, median and quartiles"),
     ("mean_plies / median_plies", "game length in plies (replies)"),
@@ -37,7 +42,13 @@ DIFFERENCE_NOTES = (
     ("mean_difference", "the variant's figure minus the baseline's, averaged over games played on the same seed"),
     ("low_95 / high_95", "its 95% interval (bootstrap over seat-swapped pairs, tables or solo runs)"),
     ("relative", "the difference as a share of the baseline's mean"),
+    ("pairs", "the pairs of games compared: the same seed and seats under both variants, neither ended by a fault"),
+    (
+        "faulted_pairs",
+        "the pairs left out because either game ended by a fault: a game cut short says nothing of the rule",
+    ),
     ("clear", "whether the interval excludes 0"),
+    ("draw_rate / first_seat_points", "shares: a difference of 0.05 is 5 percentage points"),
 )
 
 
@@ -45,10 +56,18 @@ def _drawer(draw: Callable[[VariantComparison, Path], Path | None], comparison: 
     return lambda path: draw(comparison, path)
 
 
+def by_figure(by_variant: pd.DataFrame) -> pd.DataFrame:
+    """The per-variant figures as the page shows them: a row per figure, a column per variant, exact figures as text."""
+    shown = figures_as_text(by_variant).set_index("variant").T.astype(object)
+    shown = shown.where(shown.notna(), "")
+    shown.columns = [str(variant) for variant in shown.columns]
+    return shown.rename_axis("figure").reset_index()
+
+
 def _shown(differences: pd.DataFrame) -> pd.DataFrame:
-    """The paired differences as a person reads them: 3 decimals, blank where a figure has no value."""
-    shown = differences.round(3).astype(object)
-    return shown.where(differences.notna(), "")
+    """The paired differences as a person reads them: 3 decimals (exact means 2), blank where a figure has no value."""
+    shown = figures_as_text(differences).map(lambda value: round(value, 3) if isinstance(value, float) else value)
+    return shown.astype(object).where(differences.notna(), "")
 
 
 def variants_report(
@@ -57,10 +76,10 @@ def variants_report(
     """The variants section, ``variants.csv``, ``variant_differences.csv`` and the variant charts."""
     comparison = compare_variants(bots, records, variants, game)
     parts = ReportParts()
-    parts.tables["variants.csv"] = comparison.by_variant
+    parts.tables["variants.csv"] = figures_as_text(comparison.by_variant)
     present = set(comparison.by_variant.columns)
     notes = [(column, meaning) for column, meaning in BY_VARIANT_NOTES if column.split()[0] in present]
-    blocks: list[Any] = [Table(comparison.by_variant, notes, name="variants")]
+    blocks: list[Any] = [Table(by_figure(comparison.by_variant), notes, name="variants")]
     if comparison.scores_spread and records:
         parts.charts["variant_scores.png"] = _drawer(chart_scores, comparison)
         blocks.append(Chart("variant_scores.png", f"{comparison.score_label.capitalize()} per variant."))
@@ -68,7 +87,7 @@ def variants_report(
         parts.charts["variant_lengths.png"] = _drawer(chart_lengths, comparison)
         blocks.append(Chart("variant_lengths.png", "Game length per variant, in plies."))
     if len(comparison.variants) > 1:
-        parts.tables["variant_differences.csv"] = comparison.differences
+        parts.tables["variant_differences.csv"] = figures_as_text(comparison.differences)
         blocks += [
             Paragraph(f"Each variant against {comparison.baseline}, game by game on the same seeds:"),
             Bullets(comparison.sentences),
@@ -83,7 +102,7 @@ def variants_report(
                 orders[column] = [" > ".join(order) for order in orders[column]]
             blocks += [Paragraph("Does the rule change who is strong?"), Table(orders.round(3))]
         if len(comparison.by_bot):
-            blocks += [Paragraph("Each bot in each variant:"), Table(comparison.by_bot)]
+            blocks += [Paragraph("Each bot in each variant:"), Table(figures_as_text(comparison.by_bot))]
     title = "Variants compared" if len(comparison.variants) > 1 else "Games by variant"
     parts.sections.append(Section(title, blocks))
     return parts

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import json
 import os
 import sys
 import threading
@@ -32,11 +30,17 @@ from typing import TYPE_CHECKING, Any
 
 from league.config import League
 from league.cores import need_of
+from league.league_schedule import planned_schedule
 from league.league_seed import keep_seed, league_seed
-from league.manifest import read_manifest, record_run, write_manifest  # noqa: F401 - read_manifest: callers' import
+from league.manifest import (
+    RUN_TIME,
+    read_manifest,  # noqa: F401 - callers' import
+    record_run,
+    write_manifest,
+)
 from league.ray_session import leave_ray, start_ray, watch_first_worker
 from league.report import remove_report
-from league.schedule import GameSpec, gauntlet, round_robin, solo, tables
+from league.schedule import GameSpec
 from league.shipping import ShippedPath, pack_all
 from league.store import INFRA_ERROR, ResultStore, StoreWriteError
 from league.worker import LeagueSetup, infra_record, spec_to_data
@@ -79,21 +83,6 @@ class RunSummary:
     startup_seconds: float | None = None
 
 
-def fingerprints(league: League) -> dict[str, str]:
-    """Per bot and variant name, a digest of what it stands for (with the league-wide rules of play)."""
-    config = league.config
-    limits = config.limits.model_dump(mode="json", exclude_defaults=True)  # a new limit's default changes no id
-    common = {"game": config.game, "limits": limits, "clock": config.clock}
-    common |= {"margin": config.time_margin_ms, "sandbox": config.sandbox.model_dump(mode="json")}
-    parts: dict[str, Any] = {name: game.variant() for name, game in league.games.items()}
-    parts |= {name: spec_to_data(spec) for name, spec in league.bots.items()}
-    return {name: _digest({"common": common, "own": value}) for name, value in parts.items()}
-
-
-def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
-
-
 def schedule(league: League) -> list[GameSpec]:
     """The league's games in schedule order (ids change when what the names stand for changes).
 
@@ -106,21 +95,7 @@ def schedule(league: League) -> list[GameSpec]:
 
 
 def _draw_schedule(league: League) -> list[GameSpec]:
-    config = league.config
-    names = [bot.name for bot in config.bots]
-    variants = list(config.variants)
-    prints = fingerprints(league)
-    seed = league_seed(league).value
-    if config.format == "gauntlet":
-        field = [name for name in names if name not in config.candidates]
-        specs = gauntlet(config.name, config.candidates, field, variants, config.games_per_pair, seed, prints)
-    elif config.format == "solo":
-        specs = solo(config.name, names, variants, config.runs_per_case, seed, prints)
-    elif config.format == "tables":
-        sizes = config.players_per_table or []
-        specs = tables(config.name, names, variants, sizes, config.tables, seed, prints)
-    else:
-        specs = round_robin(config.name, names, variants, config.games_per_pair, seed, prints)
+    specs = list(planned_schedule(league))
     if len({spec.game_id for spec in specs}) != len(specs):
         raise ValueError("two scheduled games share an id")
     return specs
@@ -161,6 +136,7 @@ def run_league(
     address: str | None = None,
     fresh: bool = False,
     on_progress: Callable[[int, int], None] | None = None,
+    store: ResultStore | None = None,
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
 
@@ -172,20 +148,23 @@ def run_league(
         address: A Ray cluster's address (default: ``RAY_ADDRESS``, else a local cluster).
         fresh: Forget stored games first (and a stored seed: a league file without one draws a new one).
         on_progress: Called with (games stored, games in the schedule) after each game.
+        store: The league's store, locked by the caller (``league run`` holds it before it prints anything);
+            None: locked here. Closed (its lock let go) when the run ends, either way.
 
     Raises:
+        StoreBusy: Another run holds the league's store (nothing is written).
         ConfigError: The folder's stored seed is damaged or differs from the league file's (nothing is written).
     """
     started = time.monotonic()
-    started_at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    started_at = _utc_minute()
     league_seed(league, fresh)  # a stored seed that is damaged or not the file's stops the run here
     specs = schedule(league)
     Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
     we_started = start_ray(league.config.concurrency, address, working_dir=None) if cluster else False
+    store = store if store is not None else ResultStore(league.output / "games.jsonl")
     try:
-        store = ResultStore(league.output / "games.jsonl")
-        store.lock()
+        store.lock()  # held already where the caller locked it
         if fresh:
             store.reset()
         keep_seed(league, fresh)  # a drawn seed is stored before any game: every later run plays on it
@@ -199,21 +178,24 @@ def run_league(
         if on_progress:
             on_progress(summary.skipped, summary.total)
         if not todo:
-            store.close()
             return summary
-        try:
-            we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-            _play(league, deque(todo), store, summary, cluster, on_progress, started)
-        finally:
-            store.close()
+        we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
+        _play(league, deque(todo), store, summary, cluster, on_progress, started)
     finally:
+        store.close()
         if we_started:
             leave_ray()  # the workers go with it
             sweep_stale_scratch()  # host scratch folders that killed runs of earlier versions left
     summary.seconds = time.monotonic() - started
+    ended_at = _utc_minute()
     with contextlib.suppress(StoreWriteError):  # a disk that refuses this line is told by the store or the report
-        record_run(league.output, started_at, summary.seconds, summary.played)
+        record_run(league.output, started_at, ended_at, summary.seconds, summary.played)
     return summary
+
+
+def _utc_minute() -> str:
+    """Now, as the manifest records a run's start and end (``manifest.RUN_TIME``)."""
+    return datetime.now(UTC).strftime(RUN_TIME)
 
 
 def _play(

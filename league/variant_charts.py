@@ -15,7 +15,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from league.report_charts import save_figure  # noqa: E402
-from league.variant_compare import DRAWS, FIRST_SEAT, PLIES, SCORE, SOLO, VariantComparison  # noqa: E402
+from league.variant_compare import VariantComparison  # noqa: E402
+from league.variant_pairs import DRAWS, FIRST_SEAT, PLIES, SCORE, SOLO  # noqa: E402
 
 """No matplotlib version in the file: the same games give the same bytes on any install."""
 
@@ -52,17 +53,31 @@ def chart_lengths(comparison: VariantComparison, path: Path) -> Path | None:
 
 
 PANELS = {
-    SCORE: ("{label} {per}", 1.0),
-    PLIES: ("game length (plies)", 1.0),
-    DRAWS: ("draw rate (percentage points)", 100.0),
-    FIRST_SEAT: ("first seat's points per game", 1.0),
+    SCORE: ("{label} {per}", "{label}", 1.0),
+    PLIES: ("game length", "plies", 1.0),
+    DRAWS: ("draw rate", "percentage points", 100.0),
+    FIRST_SEAT: ("first seat's share of the points", "percentage points", 100.0),
 }
+"""Per figure: the panel's title, the unit of its axis, and the scale from the figure to that unit.
+
+Rates (the draw rate, seat 0's share of the points by rank) are shares: their differences are
+drawn in percentage points, never in the units of a score."""
 
 
 def chart_differences(comparison: VariantComparison, path: Path) -> Path | None:
-    """A forest plot: per figure a panel, per variant its mean paired difference from the baseline and 95% interval.
+    """The forest plot of ``differences_figure``, written to ``path``.
 
     Returns the path written, or None when there is nothing to compare (one variant, or no paired games).
+    """
+    figure = differences_figure(comparison)
+    return None if figure is None else save_figure(figure, path)
+
+
+def differences_figure(comparison: VariantComparison) -> plt.Figure | None:
+    """A forest plot: per figure a panel, per variant its mean paired difference from the baseline and 95% interval.
+
+    Each panel's axis is labelled in its figure's unit (``PANELS``): the score's, plies, or
+    percentage points for a rate. None when there is nothing to compare.
     """
     frame = comparison.differences[comparison.differences["pairs"] > 0]
     figures = [figure for figure in PANELS if figure in set(frame["figure"])]
@@ -75,7 +90,7 @@ def chart_differences(comparison: VariantComparison, path: Path) -> Path | None:
     per = "per game" if comparison.layout == SOLO else "per bot and game"
     for axes, name in zip(panels, figures, strict=True):
         rows = frame[frame["figure"] == name].set_index("variant")
-        title, scale = PANELS[name]
+        title, unit, scale = PANELS[name]
         for place, variant in enumerate(reversed(variants)):
             if variant not in rows.index:
                 continue
@@ -88,8 +103,9 @@ def chart_differences(comparison: VariantComparison, path: Path) -> Path | None:
         axes.axvline(0, color="black", linewidth=0.8)
         axes.set_yticks(range(len(variants)), list(reversed(variants)))
         axes.set_title(title.format(label=label, per=per), fontsize=9)
+        axes.set_xlabel(f"difference, {unit.format(label=label)}", fontsize=8)
     figure.suptitle(f"Paired differences from {comparison.baseline} (95% intervals; red: excludes 0)", fontsize=10)
-    return save_figure(figure, path)
+    return figure
 
 
 def write_charts(comparison: VariantComparison, folder: Path) -> list[Path]:

@@ -10,7 +10,14 @@ the rule change who is strong?), and sentences that say it all for people.
 
 Intervals resample clusters of games that are not independent: a pair's seat-swapped games
 (``spec.round`` and the pairing), a table's rotations (``spec.round`` is the table), a solo run's
-games (every bot on one seed). Scores stay exact integers until they are shown.
+games (every bot on one seed). Scores stay exact integers until they are shown: exact figures
+(means and quartiles of scores) are ``Fraction`` cells, turned into text or numbers by
+``league.variant_cells``.
+
+A game cut short (a seat faulted, or a safety cap of ours ended it) says nothing of the rule: a
+pair where either game was cut short is left out of the paired differences, and counted
+(``faulted_pairs``; the pairing is ``league.variant_pairs``). The per-variant figures keep every
+game, and count the faults.
 """
 
 from __future__ import annotations
@@ -27,43 +34,31 @@ import pandas as pd
 
 from engine.core import Game
 from league.pairwise import pairwise_results
-from league.ratings import exact_mean, rank_points, scored
+from league.placing import place_points, places, rank_points
+from league.ratings import scored
 from league.strength import estimate, wilson_interval
+from league.variant_cells import json_rows
+from league.variant_pairs import (
+    DIFFERENCE_COLUMNS,
+    FIGURES,
+    FIRST_SEAT,
+    PLIES,
+    SCORE,
+    SOLO,
+    cluster_of,
+    cut_short,
+    layout_of,
+    paired_differences,
+)
 from league.variant_sentences import correlation_sentence, difference_sentence
 from league.variant_stats import (
     BOOTSTRAP_SAMPLES,
     bootstrap_seed,
     cluster_interval,
-    decimal_text,
     exact_quantile,
     exact_sd,
     kendall_tau,
 )
-
-SCORE = "score"
-PLIES = "plies"
-DRAWS = "draw_rate"
-FIRST_SEAT = "first_seat_points"
-FIGURES = (SCORE, PLIES, DRAWS, FIRST_SEAT)
-"""The figures compared game by game: mean score per seat, length in plies, drawn or not, seat 0's points."""
-
-PAIRS, TABLES, SOLO = "pairs", "tables", "solo"
-
-MIN_CLUSTERS = 5
-"""Fewest independent clusters (seat-swapped pairs, tables, solo runs) a paired difference gets an interval from."""
-
-DIFFERENCE_COLUMNS = [
-    "variant",
-    "baseline",
-    "figure",
-    "mean_difference",
-    "low_95",
-    "high_95",
-    "baseline_mean",
-    "relative",
-    "pairs",
-    "clear",
-]
 
 
 @dataclass
@@ -104,11 +99,13 @@ class VariantComparison:
     plies: dict[str, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The comparison as JSON-ready data (frames as lists of rows, NaN as null)."""
+        """The comparison as JSON-ready data: frames as lists of rows, every figure a number or null.
 
-        def rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
-            return json.loads(frame.to_json(orient="records", double_precision=6))
-
+        Exact figures (``mean_score``, ``median_score``, ``score_q1``, ``score_q3``, and the
+        ``baseline_mean`` of scores and plies) are an int when whole (exact, even past 2**53) and
+        the nearest float otherwise; NaN is null (``league.variant_cells.json_value``).
+        """
+        rows = json_rows
         return {
             "game": self.game,
             "score_label": self.score_label,
@@ -137,36 +134,6 @@ def variant_strengths(bots: Sequence[str], records: Sequence[dict[str, Any]]) ->
     return {name: float(elo) for name, elo in zip(fitted.bots, fitted.elo, strict=True) if not math.isnan(elo)}
 
 
-def layout_of(records: Sequence[dict[str, Any]]) -> str:
-    """Which seating the games have: "solo" (one seat each), "tables" (any with three or more) or "pairs"."""
-    if records and all(len(record["spec"]["seats"]) == 1 for record in records):
-        return SOLO
-    return TABLES if any(len(record["spec"]["seats"]) > 2 for record in records) else PAIRS
-
-
-def cluster_of(record: dict[str, Any], layout: str) -> Hashable:
-    """The games resampled together with ``record``: its seat-swapped twin, its table's rotations, its solo run."""
-    spec = record["spec"]
-    return spec["round"] if layout == SOLO else (spec["round"], tuple(sorted(spec["seats"])))
-
-
-def game_figures(record: dict[str, Any]) -> dict[str, Fraction | float]:
-    """One game's figures: mean score per seat and plies (exact), and for two seats or more drawn and seat 0's points.
-
-    A game is drawn when its first place is shared; seat 0's points are ``rank_points`` (1/2: no advantage).
-    """
-    result = record["result"]
-    scores, ranks = [int(score) for score in result["scores"]], result["ranks"]
-    figures: dict[str, Fraction | float] = {
-        SCORE: Fraction(sum(scores), len(scores)),
-        PLIES: Fraction(int(result["plies"])),
-    }
-    if len(ranks) > 1:
-        figures[DRAWS] = float(ranks.count(1) > 1)
-        figures[FIRST_SEAT] = rank_points(ranks, 0)
-    return figures
-
-
 def fingerprint(record: dict[str, Any]) -> str:
     """A game's identity for counting distinct games: its stored fingerprint, else its seats and moves, else its id."""
     if record.get("fingerprint"):
@@ -187,8 +154,9 @@ def variant_row(
 ) -> dict[str, Any]:
     """One variant's figures (the columns of ``VariantComparison.by_variant``).
 
-    Columns: variant, games, distinct_games, faults, mean_score (exact, as text); where scores
-    spread score_sd, median_score, score_q1, score_q3 (exact quantiles as text); mean_plies,
+    Columns: variant, games, distinct_games, faults (games cut short: ``cut_short``), mean_score
+    (exact, a ``Fraction``; None without games); where scores spread score_sd, median_score,
+    score_q1, score_q3 (exact quantiles, ``Fraction``; None without games); mean_plies,
     median_plies; for pairs and tables draw_rate (share of games whose first place is shared),
     first_seat_win_rate (seat 0's share of the games with one winner), first_seat_points (seat
     0's mean points by rank; 1/2 is no advantage at any table size) with first_seat_low_95 and
@@ -201,11 +169,11 @@ def variant_row(
         "variant": variant,
         "games": len(games),
         "distinct_games": len({fingerprint(record) for record in games}),
-        "faults": sum(1 for record in games if record["result"]["offenders"]),
-        "mean_score": exact_mean(scores) if scores else "",
+        "faults": sum(1 for record in games if cut_short(record)),
+        "mean_score": Fraction(sum(scores), len(scores)) if scores else None,
     }
     if spread:
-        quartiles = [decimal_text(exact_quantile(scores, Fraction(k, 4))) if scores else "" for k in (2, 1, 3)]
+        quartiles = [exact_quantile(scores, Fraction(k, 4)) if scores else None for k in (2, 1, 3)]
         row |= {"score_sd": round(exact_sd(scores), 2) if scores else math.nan}
         row |= dict(zip(("median_score", "score_q1", "score_q3"), quartiles, strict=True))
     row |= {
@@ -246,16 +214,18 @@ def seat0_interval(
 
 
 def bot_rows(variant: str, bots: Sequence[str], games: list[dict[str, Any]], layout: str, strengths: dict[str, float]):
-    """One row per bot that played ``variant``: games, mean_score (exact), points_per_game and elo (not solo)."""
+    """One row per bot that played ``variant``: games, mean_score (``Fraction``), points_per_game and elo (not solo)."""
     rows = []
     for name in bots:
         seats = [(record, seat) for record in games for seat, bot in enumerate(record["spec"]["seats"]) if bot == name]
         if not seats:
             continue
         row: dict[str, Any] = {"variant": variant, "bot": name, "games": len(seats)}
-        row["mean_score"] = exact_mean([int(record["result"]["scores"][seat]) for record, seat in seats])
+        row["mean_score"] = Fraction(sum(int(record["result"]["scores"][seat]) for record, seat in seats), len(seats))
         if layout != SOLO:
-            points = sum(rank_points(record["result"]["ranks"], seat) for record, seat in seats)
+            points = sum(  # as the standings count them (league.placing): a faulted seat never shares a draw
+                place_points(places(record["result"]), record["result"]["offenders"], seat) for record, seat in seats
+            )
             row["points_per_game"] = round(points / len(seats), 3)
             row["elo"] = round(strengths[name], 1) + 0.0 if name in strengths else math.nan  # no "-0"
         rows.append(row)
@@ -274,57 +244,6 @@ def correlation_row(variant: str, baseline: str, mine: dict[str, float], theirs:
         "baseline_order": sorted(common, key=lambda name: (-theirs[name], name)),
         "variant_order": sorted(common, key=lambda name: (-mine[name], name)),
     }
-
-
-def paired_differences(
-    variant: str,
-    baseline: str,
-    games: list[dict[str, Any]],
-    baseline_games: list[dict[str, Any]],
-    layout: str,
-    figures: Sequence[str],
-    seed: int,
-    samples: int,
-) -> list[dict[str, Any]]:
-    """Per figure, the mean difference variant minus baseline over the games both played, with a 95% interval.
-
-    Games are matched by ``(spec.round, spec.seats)``; the interval resamples clusters of matched
-    games (``cluster_of``). ``relative`` is the difference as a share of the baseline's mean
-    (NaN for rates, or when the baseline's mean is 0); ``clear`` says whether the interval excludes 0.
-    With fewer than ``MIN_CLUSTERS`` independent clusters there is no interval (NaN, never clear).
-    """
-    theirs = {}
-    for record in baseline_games:
-        theirs.setdefault((record["spec"]["round"], tuple(record["spec"]["seats"])), record)
-    matched, seen = [], set()
-    for record in games:
-        key = (record["spec"]["round"], tuple(record["spec"]["seats"]))
-        if key in theirs and key not in seen:
-            seen.add(key)
-            matched.append((game_figures(record), game_figures(theirs[key]), cluster_of(record, layout)))
-    rows = []
-    for figure in figures:
-        both = [(mine[figure], other[figure], cluster) for mine, other, cluster in matched if figure in mine]
-        differences = [mine - other for mine, other, _ in both]
-        rng = np.random.default_rng(bootstrap_seed(seed, variant, baseline, figure))
-        clusters = [c for _, _, c in both]
-        if len(set(clusters)) >= MIN_CLUSTERS:
-            low, high = cluster_interval([float(d) for d in differences], clusters, rng, samples)
-        else:  # a bootstrap over so few independent units says nothing about its own width
-            low, high = math.nan, math.nan
-        mean = float(sum(differences) / len(differences)) if differences else math.nan
-        base = float(sum(other for _, other, _ in both) / len(both)) if both else math.nan
-        relative = mean / base if figure in (SCORE, PLIES) and base else math.nan
-        rows.append(
-            dict(
-                zip(
-                    DIFFERENCE_COLUMNS,
-                    [variant, baseline, figure, mean, low, high, base, relative, len(both), bool(low > 0 or high < 0)],
-                    strict=True,
-                )
-            )
-        )
-    return rows
 
 
 def compare_variants(

@@ -48,7 +48,7 @@ def figure_clause(row: dict[str, Any], label: str, per: str) -> str:
         "score": (1.0, "", label),
         "plies": (1.0, " plies", "games"),
         "draw_rate": (100.0, " percentage points", "draw rate"),
-        "first_seat_points": (1.0, "", "first seat's points per game"),
+        "first_seat_points": (100.0, " percentage points", "first seat's share of the points"),
     }[figure]
     after = f" {per}" if figure == "score" else ""
     if mean == row["low_95"] == row["high_95"] == 0:
@@ -72,6 +72,9 @@ def figure_clause(row: dict[str, Any], label: str, per: str) -> str:
 def difference_sentence(variant: str, baseline: str, rows: pd.DataFrame, label: str, per: str) -> str:
     """``two_or_four vs two_only (36 paired games): defender score 2,413 lower per bot and game (...); ...``.
 
+    Pairs left out because a game was cut short are said in the parentheses: ``(33 paired games;
+    3 pairs left out, where either game ended by a fault)``.
+
     Args:
         variant: The variant.
         baseline: The variant it is compared with.
@@ -80,10 +83,18 @@ def difference_sentence(variant: str, baseline: str, rows: pd.DataFrame, label: 
         per: What a score difference is per ("per bot and game", "per game").
     """
     pairs = int(rows["pairs"].max()) if len(rows) else 0
+    faulted = int(rows["faulted_pairs"].max()) if len(rows) else 0
+    left_out = f"{faulted} {'pair' if faulted == 1 else 'pairs'} left out"
+    if not pairs and faulted:
+        return (
+            f"{variant} vs {baseline}: nothing to compare: in every pair of games played under both,"
+            f" a game ended by a fault ({left_out})."
+        )
     if not pairs:
         return f"{variant} vs {baseline}: no games played under both, so nothing to compare yet."
     clauses = [figure_clause(row, label, per) for row in rows.to_dict("records") if row["pairs"]]
     games = "paired game" if pairs == 1 else "paired games"
+    games += f"; {left_out}, where either game ended by a fault" if faulted else ""
     return f"{variant} vs {baseline} ({pairs} {games}): {'; '.join(clauses)}."
 
 

@@ -68,6 +68,7 @@ class LaunchPlan:
         jailed: Whether bubblewrap wraps the bot (exit statuses 128+N then mean signal N).
         cgroup: The bot's cgroup slot, if any.
         cleanups: Called once the bot is gone, in order.
+        network: Whether the bot keeps the host's network (False: its jail has only a loopback of its own).
     """
 
     argv: list[str]
@@ -75,6 +76,7 @@ class LaunchPlan:
     jailed: bool = False
     cgroup: CgroupSlot | None = None
     cleanups: list[Callable[[], None]] = field(default_factory=list)
+    network: bool = True
 
     def cleanup(self) -> None:
         """Release the cgroup and the slot."""
@@ -300,7 +302,7 @@ class Sandbox:
             _warn_once(f"bots are jailed but not capped: {self.problem}")
         if self.limits.network:
             _warn_once("limits.network is on: bots share this host's network and can reach its services")
-        plan = LaunchPlan([], cwd=str(folder))
+        plan = LaunchPlan([], cwd=str(folder), network=self.limits.network)
         try:
             self._fill(plan, argv, folder, read_only, helper)
         except BaseException:

@@ -9,6 +9,7 @@ it quits, come back to us (a child subreaper, as the referee is) and are reaped.
 
     with Browser() as browser:
         page = browser.open(Path("reports/tiny/index.html"))
+        page.resize(1400)  # lay it out as a 1,400 px wide window shows it
         assert page.console_errors() == []
         page.screenshot(Path("shot.png"))
 """
@@ -207,6 +208,11 @@ class Page:
     def foreign_requests(self) -> list[str]:
         """The requests that left the machine's files: anything but file:, data: and about: URLs."""
         return [url for url in self.requests() if not url.startswith(LOCAL_SCHEMES)]
+
+    def resize(self, width: int, height: int = 900, timeout: float = TIMEOUT_S) -> None:
+        """Lay the page out in a window ``width`` x ``height`` CSS pixels wide (a desktop, scale 1)."""
+        params = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+        self._call("Emulation.setDeviceMetricsOverride", params, timeout)
 
     def screenshot(self, path: Path, timeout: float = TIMEOUT_S) -> Path:
         """Save a PNG of the whole page (beyond the viewport) to ``path``; returns ``path``."""

@@ -116,6 +116,14 @@ def bot_processes(script: str) -> list[str]:
     return [args for _, _, args in own_processes() if script in args]
 
 
+def refusal(league_cli, *args: str) -> str:
+    """Run ``league ARGS``: it must stop with one line, exit status 2 and nothing on stdout; that line."""
+    status, out, err = league_cli(*args)
+    assert (status, out) == (2, ""), err
+    assert err.startswith("league: error: ") and err.count("\n") == 1, err
+    return err.strip()
+
+
 def assert_forfeited(result: dict, seat: int, termination: str, reason: str, words: list[str]) -> None:
     """A ``league play --json`` result lost by ``seat`` for a fault, with a detail naming it and ``words``."""
     assert result["termination"] == termination

@@ -58,6 +58,18 @@ def test_a_screenshot_covers_the_whole_page(tmp_path):
     assert height == 3000 and width >= 400, (width, height)
 
 
+def test_a_page_is_laid_out_again_at_the_width_asked_for(tmp_path):
+    page_file = tmp_path / "wide.html"
+    page_file.write_text("<!doctype html><html><body style='margin:0'><div id='full'>text</div>")
+    with Browser() as browser:
+        page = browser.open(page_file)
+        page.resize(1400)
+        assert page.evaluate("[window.innerWidth, document.getElementById('full').offsetWidth]") == [1400, 1400]
+        page.resize(700, 500)
+        laid_out = page.evaluate("[window.innerWidth, window.innerHeight, document.getElementById('full').offsetWidth]")
+        assert laid_out == [700, 500, 700]
+
+
 def test_closing_the_browser_ends_its_whole_process_group_and_removes_its_profile():
     browser = Browser()
     browser.start()

@@ -4,12 +4,15 @@ Referee side: the initial input (``W H T S N``, then every base pack as T lines 
 the greeting; in solo the bot's stdin is then closed and nothing more is sent, and every turn
 reads one ``X R`` line; in versus each turn from the second on first sends both packs of the
 turn, the opponent's last move and both stocks. Bot side (``SoloDriver``): reads the initial
-input and, after the last pack, answers every turn at once, N lines, playing its own copy of
-the game to show the bot each position; ``VersusDriver`` answers one turn at a time.
+input and, after the last pack, answers every turn, N lines, each decided only when it is taken
+(``replies``: a program prints each move as soon as it is decided, so a spent time bank keeps
+the score so far), playing its own copy of the game to show the bot each position;
+``VersusDriver`` answers one turn at a time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from engine.codevs21.field import Field
@@ -93,31 +96,35 @@ class SoloDriver(_Driver):
     """The bot side of solo: reads the initial input, then prints every move, one line a turn."""
 
     def feed(self, line: str) -> str | None:
+        moves = list(self.replies(line))
+        return "\n".join(moves) if moves else None
+
+    def replies(self, line: str) -> Iterator[str]:
+        """Read one line of the initial input; after the last pack, every turn's move, each decided when taken."""
         words = line.split()
         if not self.header:
             self.header = [int(word) for word in words[:5]]
-            return None
+            return iter(())
         if words != ["END"]:
             self.rows += [int(word) for word in words]
-            return None
+            return iter(())
         self.packs.append(tuple(self.rows))
         self.rows = []
         if len(self.packs) < self.header[4]:
-            return None
-        return "\n".join(self._moves(self.params))
+            return iter(())
+        return self._moves(self.params)
 
-    def _moves(self, params: Params) -> list[str]:
-        """Every turn's move, found by playing the bot's own copy of the game."""
-        game, moves = SoloGame(params, self.packs), []
+    def _moves(self, params: Params) -> Iterator[str]:
+        """Every turn's move, found by playing the bot's own copy of the game, one at a time."""
+        game = SoloGame(params, self.packs)
         packs = tuple(self.packs)
         while not game.end:
             x, rotation = self.bot.act(SoloObservation(params, game.turn, Well.of(game.well), packs))
-            moves.append(f"{x} {rotation}")
+            yield f"{x} {rotation}"
             try:
                 game.move(x, rotation)
             except MoveFault:
                 break
-        return moves
 
 
 class VersusDriver(_Driver):

@@ -414,6 +414,7 @@ class GeisterState(State):
                     if self.offenders
                     else {}
                 ),
+                **({"faults": list(self.setup_faults)} if len(self.offenders) > 1 else {}),  # each seat's own
             },
         )
 

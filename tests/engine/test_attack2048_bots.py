@@ -106,10 +106,10 @@ def test_expectimax_decides_well_inside_the_time_limit():
     slowest = 0.0
     for role, board in boards[::3]:
         bot = BUILTIN_BOTS["expectimax"][role](seed=0, tiles=[2, 4])
-        began = time.perf_counter()
+        began = time.process_time()  # its own CPU: other work on the machine does not count
         bot.act(Attack2048Observation(board))
-        slowest = max(slowest, time.perf_counter() - began)
-    assert slowest < 0.5, f"slowest decision {slowest * 1000:.0f} ms (aim: well under 50 ms)"
+        slowest = max(slowest, time.process_time() - began)
+    assert slowest < 0.5, f"slowest decision {slowest * 1000:.0f} ms of CPU (aim: well under 50 ms)"
 
 
 def test_expectimax_beats_greedy_in_both_seat_orders():

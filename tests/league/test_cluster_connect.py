@@ -231,7 +231,7 @@ def test_a_run_waiting_for_a_cpu_says_so_in_one_line(heads, tmp_path):
         driver = subprocess.Popen(
             command, cwd=ROOT, env=cluster.driver_env(), stderr=subprocess.PIPE, text=True, start_new_session=True
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # far beyond the second it needs, for a busy machine
         notes = []
         while not notes and time.monotonic() < deadline:
             line = driver.stderr.readline()
@@ -259,7 +259,7 @@ def test_ray_s_message_about_a_killed_worker_stays_off_stdout(tmp_path):
     )
     command = [sys.executable, "-m", "league", "run", str(path), "--quiet"]
     driver = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # Ray's start on a busy machine: far beyond the few seconds it needs
     while not (bots_running := processes_below(driver.pid, "v2048_slow.py")) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert bots_running, "no game started"

@@ -99,7 +99,9 @@ def test_a_retry_is_charged_from_the_original_request(play_json):
     data = play_json("geister", hostile("slow_retry"), "random", *options)
     result = data["result"]
     assert result["termination"] == "NORMAL" and result["reason_code"] == "max_plies"
-    assert data["time_used_ms"][0] >= 400, "the rejected attempt's time counts"
+    # The rejected attempt's 0.4 s counts (without it, the retry alone: a few ms). On a busy machine the
+    # referee may note the request's start a little after the bot began (399 ms was seen): a margin.
+    assert data["time_used_ms"][0] >= 300, "the rejected attempt's time counts"
 
 
 def test_a_retry_does_not_restart_the_clock(play_json):

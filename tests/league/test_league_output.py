@@ -65,6 +65,8 @@ def test_an_unwritable_output_folder_is_refused_at_validate_and_run(league_cli, 
         for command in ("validate", "run"):
             status, _, err = league_cli(command, str(path))
             one_line_error(status, err, "output: cannot write the report folder", str(locked))
+            why = "lets no one add folders or files" if os.geteuid() == 0 else "this user has no permission to write"
+            assert why in err, err
         assert list(locked.iterdir()) == [], "nothing is written"
     finally:
         if os.geteuid() == 0:

@@ -30,7 +30,7 @@ def games_of(league, variant):
 
 def started(pool):
     """Wait until every worker of the pool has answered."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 600  # 400 workers on a busy machine: far beyond the seconds it needs idle
     while pool.ready_at is None and time.monotonic() < deadline:
         assert pool.wait() == []  # nothing was handed out yet
     assert pool.ready_at is not None, "the workers did not start"

@@ -61,7 +61,7 @@ def every_shown_id(page: Page) -> list[str]:
           for (let clicks = 0; !previous.disabled && clicks < 1000; clicks++) previous.click();
           const ids = [];
           for (let clicks = 0; clicks < 1000; clicks++) {  // bounded: a broken list must fail, not hang
-            document.querySelectorAll("#games-rows tr").forEach((row) => ids.push(row.dataset.gameId));
+            document.querySelectorAll("#games-rows tr.games-row").forEach((row) => ids.push(row.dataset.gameId));
             if (next.disabled) return ids;
             next.click();
           }

@@ -52,6 +52,7 @@ def test_games_csv_has_every_game_in_schedule_order_with_exact_numbers():
 def test_the_winner_is_named_or_the_game_is_a_draw_or_a_shared_first_place():
     assert winner_text(["a", "b"], [2, 1]) == "b"
     assert winner_text(["a", "b"], [1, 1]) == "draw"
+    assert winner_text(["a", "b"], [2, 2]) == "none: every seat faulted"  # a double fault's places
     assert winner_text(["a", "b", "c", "d"], [1, 3, 1, 4]) == "shared: a, c"
 
 

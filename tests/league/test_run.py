@@ -149,6 +149,7 @@ def test_ctrl_c_after_fresh_stops_cleanly_keeps_what_is_done_and_leaves_no_stale
     output.mkdir()
     for name in ("report.md", "index.html", "standings.csv"):  # the report of an earlier run
         (output / name).write_text("an earlier league's report\n")
+    (output / "games.jsonl").touch()  # and its store: the folder is a league's
     command = [sys.executable, "-m", "league", "run", str(path), "--quiet", "--fresh"]
     driver = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=with_ctrl_c

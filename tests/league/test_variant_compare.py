@@ -6,6 +6,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import matplotlib.pyplot
 import numpy as np
 import pytest
 import yaml
@@ -13,9 +14,12 @@ import yaml
 from engine.attack2048 import Attack2048
 from engine.nimmt import Nimmt
 from engine.pk2048 import PK2048
+from league.report_page import render_markdown
+from league.report_variants import variants_report
 from league.schedule import round_robin, solo, tables
 from league.store import ResultStore
-from league.variant_charts import chart_scores, write_charts
+from league.variant_cells import figures_as_text
+from league.variant_charts import chart_differences, chart_scores, differences_figure, write_charts
 from league.variant_compare import compare_variants
 from league.variant_sentences import amount
 from league.variant_stats import cluster_interval, exact_quantile, kendall_tau
@@ -113,15 +117,20 @@ def test_no_effect_gives_an_interval_that_includes_zero_and_says_so():
     assert "defender score" in sentence and sentence.count("not a clear difference") >= 2
 
 
-def test_first_seat_advantage_and_draws_are_compared_game_by_game():
+def seat_and_draw_comparison():
+    """Two variants on the same seeds: under hard seat 0 always wins; under easy every even round is a draw."""
     records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (0, 0)}, rounds=6)
-    for game in records:  # under hard, seat 0 always wins; under easy every even round is a draw
+    for game in records:
         spec, result = game["spec"], game["result"]
         if spec["variant"] == "hard":
             result["ranks"] = [1, 2]
         elif spec["round"] % 2 == 0:
             result["ranks"] = [1, 1]
-    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    return compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+
+
+def test_first_seat_advantage_and_draws_are_compared_game_by_game():
+    comparison = seat_and_draw_comparison()
     easy, hard = comparison.by_variant.set_index("variant").loc[["easy", "hard"]].to_dict("records")
     assert hard["first_seat_points"] == hard["first_seat_win_rate"] == 1.0 and hard["draw_rate"] == 0
     assert easy["draw_rate"] == 0.5 and easy["first_seat_low_95"] <= easy["first_seat_points"]
@@ -202,8 +211,20 @@ def test_scores_beyond_two_to_the_53_stay_exact():
     records = [record(spec, [big + 2 * spec.round + (spec.variant == "v2")], [1], 10) for spec in specs]
     comparison = compare_variants(["a"], records, ["v1", "v2"], Attack2048)
     figures = comparison.by_variant.set_index("variant")
-    assert figures.loc["v1", "mean_score"] == f"{big + 2}.00" and figures.loc["v2", "median_score"] == f"{big + 3}.00"
-    assert figures.loc["v1", "score_q1"] == f"{big + 1}.00" and figures.loc["v1", "score_q3"] == f"{big + 3}.00"
+    assert figures.loc["v1", "mean_score"] == big + 2 and figures.loc["v2", "median_score"] == big + 3
+    assert figures.loc["v1", "score_q1"] == big + 1 and figures.loc["v1", "score_q3"] == big + 3
+    shown = figures_as_text(comparison.by_variant).set_index("variant")  # what people read: exact, two places
+    assert shown.loc["v1", "mean_score"] == f"{big + 2}.00" and shown.loc["v2", "median_score"] == f"{big + 3}.00"
+    assert shown.loc["v1", "score_q1"] == f"{big + 1}.00" and shown.loc["v1", "score_q3"] == f"{big + 3}.00"
+    data = json.loads(json.dumps(comparison.to_json()))
+    v1 = data["by_variant"][0]
+    assert (v1["mean_score"], v1["median_score"], v1["score_q1"], v1["score_q3"]) == (
+        big + 2,
+        big + 2,
+        big + 1,
+        big + 3,
+    )
+    assert all(type(v1[key]) is int for key in ("mean_score", "median_score", "score_q1", "score_q3"))
     assert row(comparison, "v2", "score")["mean_difference"] == 1.0
 
 
@@ -218,7 +239,7 @@ def test_a_solo_league_compares_scores_and_lengths_per_run_without_ratings():
     assert "draw_rate" not in comparison.by_variant and "rating_spread" not in comparison.by_variant
     assert "elo" not in comparison.by_bot
     means = comparison.by_bot.set_index(["variant", "bot"])["mean_score"]
-    assert means[("large", "strong")] == "1814.00" and means[("small", "weak")] == "14.00"
+    assert means[("large", "strong")] == 1814 and means[("small", "weak")] == 14
     assert set(comparison.differences["figure"]) == {"score", "plies"}
     score = row(comparison, "large", "score")
     assert score["mean_difference"] == 1000 and score["pairs"] == 15 and score["low_95"] == score["high_95"] == 1000
@@ -400,3 +421,149 @@ def test_a_paired_difference_over_too_few_independent_units_gets_no_interval():
     score = row(comparison, "large", "score")
     assert np.isnan(score["low_95"]) and np.isnan(score["high_95"]) and not score["clear"]
     assert "too few independent games for an interval" in comparison.sentences[0]
+
+
+def cut_short(records, variant, cuts):
+    """Cut games of ``variant`` short as faults do: ``cuts`` maps (round, seats) to (termination, offenders, plies)."""
+    for game in records:
+        spec, result = game["spec"], game["result"]
+        key = (spec["round"], tuple(spec["seats"]))
+        if spec["variant"] == variant and key in cuts:
+            result["termination"], result["offenders"], result["plies"] = cuts[key]
+            result["scores"] = [4, 0]
+            result["ranks"] = [2, 1] if result["offenders"] == [0] else [1, 2]
+    return list(cuts)
+
+
+def without_pairs(records, keys):
+    """The records but the games, under every variant, of the pairs ``keys``."""
+    return [r for r in records if (r["spec"]["round"], tuple(r["spec"]["seats"])) not in set(keys)]
+
+
+FAULTS = {
+    "hard": {(0, ("weak", "middle")): ("CRASH", [0], 3), (1, ("strong", "weak")): ("TIMEOUT", [1], 5)},
+    "easy": {(2, ("middle", "strong")): ("MAX_PLIES", [], 591)},  # our safety cap: cut short, nobody's fault
+}
+
+
+def faulty_records():
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=4)
+    keys = [key for variant, cuts in FAULTS.items() for key in cut_short(records, variant, cuts)]
+    return records, keys
+
+
+def test_pairs_where_a_game_was_cut_short_by_a_fault_are_left_out_and_counted():
+    records, keys = faulty_records()
+    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    clean = without_pairs(records, keys)
+    for figure in ("score", "plies"):
+        found = row(comparison, "hard", figure)
+        truth, pairs = paired_truth(clean, "hard", "easy", figure)
+        assert (found["pairs"], found["faulted_pairs"]) == (pairs, 3) == (21, 3)
+        assert found["mean_difference"] == pytest.approx(truth)
+    assert set(comparison.differences["faulted_pairs"]) == {3}
+    easy_plies = [r["result"]["plies"] for r in clean if r["spec"]["variant"] == "easy"]
+    assert row(comparison, "hard", "plies")["baseline_mean"] == pytest.approx(sum(easy_plies) / len(easy_plies))
+    faults = comparison.by_variant.set_index("variant")["faults"]
+    assert (faults["easy"], faults["hard"]) == (1, 2), "the per-variant table still counts every fault"
+    assert comparison.sentences[0].startswith(
+        "hard vs easy (21 paired games; 3 pairs left out, where either game ended by a fault): defender score "
+    )
+
+
+def test_when_every_pair_has_a_game_cut_short_there_is_nothing_to_compare(tmp_path):
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (0, 0)}, rounds=1)
+    for game in records:
+        if game["spec"]["variant"] == "hard":
+            game["result"].update(termination="CRASH", offenders=[0], plies=3)
+    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    assert set(comparison.differences["pairs"]) == {0} and set(comparison.differences["faulted_pairs"]) == {6}
+    assert comparison.sentences[0] == (
+        "hard vs easy: nothing to compare: in every pair of games played under both, a game ended by a fault"
+        " (6 pairs left out)."
+    )
+    assert chart_differences(comparison, tmp_path / "never.png") is None
+
+
+def refuse_constants(name):
+    raise AssertionError(f"{name} is not JSON that every reader takes")
+
+
+LABELS = {"variant", "baseline", "figure", "bot"}
+ORDERS = {"baseline_order", "variant_order"}
+
+
+def test_league_compare_json_gives_every_figure_as_a_number_exactly_where_it_can(tmp_path, league_cli):
+    records, _ = faulty_records()
+    big = 2**60
+    for game in records:  # past 2**53, as codevs21's scores go: a float would lose the last digits
+        game["result"]["scores"] = [big + score for score in game["result"]["scores"]]
+    folder = stored_league(tmp_path / "out", records, ["easy", "hard"])
+    status, out, err = league_cli("compare", str(folder), "--json")
+    assert status == 0, err
+    data = json.loads(out, parse_constant=refuse_constants)
+    checked = 0
+    for table in ("by_variant", "by_bot", "differences", "correlation"):
+        assert data[table], table
+        for cells in data[table]:
+            for key, value in cells.items():
+                if key in LABELS:
+                    assert isinstance(value, str), (table, key, value)
+                elif key in ORDERS:
+                    assert all(isinstance(name, str) for name in value), (table, key, value)
+                elif key == "clear":
+                    assert isinstance(value, bool)
+                else:
+                    assert value is None or type(value) in (int, float), (table, key, value)
+                    checked += 1
+    assert checked > 60
+    for cells in data["by_variant"]:  # exact figures: an int when whole (exact), else the nearest float
+        scores = [s for r in records if r["spec"]["variant"] == cells["variant"] for s in r["result"]["scores"]]
+        exact = {"mean_score": Fraction(sum(scores), len(scores))}
+        exact |= {
+            key: exact_quantile(scores, Fraction(k, 4))
+            for key, k in (("median_score", 2), ("score_q1", 1), ("score_q3", 3))
+        }
+        for key, value in exact.items():
+            whole = value.denominator == 1
+            assert cells[key] == (value.numerator if whole else float(value)), (key, cells[key], value)
+            assert type(cells[key]) is (int if whole else float) and cells[key] > big
+    assert {cells["faulted_pairs"] for cells in data["differences"]} == {3}
+    status, out, err = league_cli("compare", str(folder))
+    assert status == 0, err
+    assert "left out" in out and "(21 paired games; 3 pairs left out, where either game ended by a fault)" in out
+
+
+def test_the_paired_chart_draws_rates_in_percentage_points():
+    comparison = seat_and_draw_comparison()
+    figure = differences_figure(comparison)
+    panels = {axes.get_title(): axes for axes in figure.axes}
+    assert list(panels) == [
+        "defender score per bot and game",
+        "game length",
+        "draw rate",
+        "first seat's share of the points",
+    ]
+    assert panels["defender score per bot and game"].get_xlabel() == "difference, defender score"
+    assert panels["game length"].get_xlabel() == "difference, plies"
+    for title, figure_name in (("draw rate", "draw_rate"), ("first seat's share of the points", "first_seat_points")):
+        axes = panels[title]
+        assert axes.get_xlabel() == "difference, percentage points"
+        mean = row(comparison, "hard", figure_name)["mean_difference"]
+        dots = [line.get_xdata()[0] for line in axes.get_lines() if line.get_marker() == "o"]
+        assert dots == [pytest.approx(100 * mean)] and abs(100 * mean) >= 10, (title, dots)
+    matplotlib.pyplot.close(figure)
+
+
+def test_the_reports_variant_tables_show_scores_past_two_to_the_53_exactly():
+    big = 2**60
+    specs = solo("q", ["a"], ["v1", "v2"], 3, 1)
+    records = [record(spec, [big + 2 * spec.round + (spec.variant == "v2")], [1], 10) for spec in specs]
+    parts = variants_report(["a"], records, ["v1", "v2"], Codevs21Like)
+    markdown = render_markdown("report", parts.sections)
+    assert f"| mean_score     | {big + 2}.00 | {big + 3}.00 |" in markdown, markdown
+    assert f"| a     |       3 | {big + 2}.00 |" in markdown and "e+18" not in markdown
+    variants = parts.tables["variants.csv"].set_index("variant")
+    assert variants.loc["v2", "score_q3"] == f"{big + 4}.00"
+    differences = parts.tables["variant_differences.csv"].set_index("figure")
+    assert differences.loc["score", "baseline_mean"] == f"{big + 2}.00"

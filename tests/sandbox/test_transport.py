@@ -1,16 +1,18 @@
 """Line transports: how replies are cut into lines, and real pipes that never block the referee."""
 
 import sys
+import threading
 import time
 
 import pytest
 
+from engine.protocol import BotDriver
 from league.inprocess import InProcessTransport
 from sandbox.process import BotProcess, LaunchError
 from sandbox.transport import LineKind, Poller
 
 
-class EchoDriver:
+class EchoDriver(BotDriver):
     """A bot side that answers every line with its upper-case copy."""
 
     def feed(self, line):
@@ -86,12 +88,15 @@ def test_process_round_trip_and_exit_description():
 
 
 def test_writes_never_block_on_a_bot_that_does_not_read():
-    process = BotProcess([sys.executable, "-c", "import time; time.sleep(30)"])
-    start = time.monotonic()
-    process.send(b"x" * (4 << 20))  # far more than a pipe holds
-    assert time.monotonic() - start < 1.0
-    assert process.flushed_at_ns() is None, "the rest waits in the outbox"
-    process.close()
+    process = BotProcess([sys.executable, "-c", "import time; time.sleep(600)"])
+    sender = threading.Thread(target=process.send, args=(b"x" * (4 << 20),))  # far more than a pipe holds
+    sender.start()
+    try:
+        sender.join(60)  # a blocking write would wait for the bot, which never reads: 600 s
+        assert not sender.is_alive(), "the write blocked on a bot that does not read"
+        assert process.flushed_at_ns() is None, "the rest waits in the outbox"
+    finally:
+        process.close()
 
 
 def test_stderr_flood_is_drained_while_waiting_for_the_reply():
