@@ -18,11 +18,11 @@ from typing import Any
 
 from league.config import League
 from league.league_seed import league_seed
+from league.output_folder import MANIFEST
 from league.schedule import GameSpec
 from league.store_faults import StoreWriteError, write_failure
 from league.worker import spec_to_data
 
-MANIFEST = "league.json"
 RUN_TIME = "%Y-%m-%d %H:%M UTC"
 """How a run's start and end are written (``2024-05-01 12:00 UTC``: to the minute, in UTC)."""
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from league.shipping import STORE
 
 MANIFEST = "league.json"
-"""The league's manifest (``league.manifest``)."""
+"""The league's manifest (written and read by ``league.manifest``)."""
 LEAGUE_FILES = (MANIFEST, STORE)
 """The files that make a folder a league's (a run makes its store before anything else)."""
 _SHOWN = 3
