@@ -1,4 +1,4 @@
-"""How long does ``league.analysis.assess`` take on a big league? Synthetic records, timed.
+"""How long does ``league.stats.analysis.assess`` take on a big league? Synthetic records, timed.
 
 Usage: ``python benchmarks/analysis_speed.py [--games N] [--bots N] [--samples N]``
 
@@ -26,8 +26,8 @@ import time
 
 import numpy as np
 
-from league.analysis import assess
-from league.pairwise import pairwise_results
+from league.stats.analysis import assess
+from league.stats.pairwise import pairwise_results
 
 
 def stored(index, seats, ranks, round_, variant):

@@ -57,9 +57,10 @@ import multiprocessing
 import statistics
 import sys
 
-from league.cli_args import build_game
-from league.players import make_launcher, parse_bot_argument
-from league.referee import play_match
+from league.cli.args import build_game
+from league.match.bot_spec import parse_bot_argument
+from league.match.players import make_launcher
+from league.match.referee import play_match
 
 
 def play_one(job):

@@ -34,8 +34,9 @@ from pathlib import Path
 from engine.codevs21 import Codevs21
 from engine.codevs21.packs import CASES, read_pack_file
 from engine.codevs21.solo import SoloGame
-from league.players import make_launcher, parse_bot_argument
-from league.referee import play_match
+from league.match.bot_spec import parse_bot_argument
+from league.match.players import make_launcher
+from league.match.referee import play_match
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "engine" / "data" / "codevs21"
 

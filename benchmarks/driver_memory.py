@@ -4,7 +4,7 @@ Run ``.venv/bin/python benchmarks/driver_memory.py [--games N] [--figures FILE]`
 repository root (about a minute for 100,000 games). The league's folder is in /dev/shm where
 there is one: the store's two fsyncs a game then cost nothing, and memory is all that is measured.
 
-A league driver (``league.runner.run_league``) holds the whole schedule, the ids already stored,
+A league driver (``league.cluster.runner.run_league``) holds the whole schedule, the ids already stored,
 the games in flight and the store, and Ray's own driver (its core worker) runs in its process.
 Here a fresh process does what it does for a round robin of 8 built-in versus2048 bots on 2 rule
 variants with about N games, without playing them: ``ray.init`` (an embedded cluster of 1 CPU),
@@ -62,9 +62,9 @@ def write_league(folder: Path, games: int) -> Path:
 
 def sample_records(path: Path) -> dict[str, dict[str, Any]]:
     """One real game record per variant (greedy against random), as a worker returns it."""
-    from league.config import load_league
-    from league.runner import league_setup, schedule
-    from league.worker import play_game
+    from league.cluster.runner import league_setup, schedule
+    from league.cluster.worker import play_game
+    from league.plan.config import load_league
 
     league = load_league(path)
     setup = league_setup(league)
@@ -86,7 +86,7 @@ def drive(path: Path, samples_path: Path) -> dict[str, float]:
     from rich.console import Console
     from rich.progress import Progress
 
-    from league.manifest import write_manifest
+    from league.plan.manifest import write_manifest
 
     samples = json.loads(samples_path.read_text())
     ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
@@ -120,9 +120,9 @@ def drive(path: Path, samples_path: Path) -> dict[str, float]:
 
 def open_league(path: Path) -> tuple[Any, list[Any], Any, set[str]]:
     """What a run does before its first game: the league, its schedule, its store (locked) and the ids stored."""
-    from league.config import load_league
-    from league.runner import schedule
-    from league.store import ResultStore
+    from league.cluster.runner import schedule
+    from league.plan.config import load_league
+    from league.store.results import ResultStore
 
     league = load_league(path)
     specs = schedule(league)

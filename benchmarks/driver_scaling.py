@@ -3,8 +3,8 @@
 Run ``.venv/bin/python benchmarks/driver_scaling.py [--quick] [--figures FILE]`` from the
 repository root, on an otherwise idle machine.
 
-What runs is the real driver: ``league.runner.run_league`` (schedule, hand out, ``pool.wait``,
-settle, store with its fsyncs, progress) and ``league.pool.WorkerPool`` with every one of its
+What runs is the real driver: ``league.cluster.runner.run_league`` (schedule, hand out, ``pool.wait``,
+settle, store with its fsyncs, progress) and ``league.cluster.pool.WorkerPool`` with every one of its
 Ray calls (actor calls, their futures, cancels). Only the workers are stood in for, since 1,600
 worker processes do not fit on one machine: every worker slot's actor is the same async Ray
 actor (``StandIn``, no CPU reserved), which answers a game's call after ``--game-ms`` (default
@@ -42,10 +42,10 @@ import ray
 import yaml
 from figures import Figure, write_figures
 
-import league.pool as pool_module
-from league.config import load_league
-from league.pool import CALLS_PER_WORKER, GameWorker, WorkerPool
-from league.runner import league_setup, run_league, schedule
+import league.cluster.pool as pool_module
+from league.cluster.pool import CALLS_PER_WORKER, GameWorker, WorkerPool
+from league.cluster.runner import league_setup, run_league, schedule
+from league.plan.config import load_league
 
 WORKERS = (2, 100, 1600)
 

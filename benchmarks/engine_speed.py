@@ -16,7 +16,7 @@ in one run:
 
 3. **The referee's own cost per move** with two ``versus2048.random`` bots run as real programs
    (``BotSpec(..., as_program=True)``: each is ``python -m league bot``), through the referee
-   of ``league.referee.play_match``, with time limits no bot reaches (a busy machine can make a
+   of ``league.match.referee.play_match``, with time limits no bot reaches (a busy machine can make a
    Python bot's start-up outlast the rules' 1 s, which would end the measuring). The referee's
    cost of a move is the wall time of the move less the bots' CPU time: what is left is the
    referee's Python work plus the pipes and the wake-ups, i.e. what the league adds on top of the
@@ -35,7 +35,7 @@ in one run:
      add only a few tens of ms, so this figure is noisy; it is printed as a check.
 
    * *In-match window* (the figure the ratio uses). The same matches are played by a subclass
-     of ``league.referee.Referee`` (``play_match(game, launchers, seed)`` is
+     of ``league.match.referee.Referee`` (``play_match(game, launchers, seed)`` is
      ``Referee(game, launchers, seed).play()``) that only takes two snapshots: before the first
      main-phase request, when both bots are up and idle, and after the move that ends the game,
      before the bots are stopped. A snapshot holds ``perf_counter_ns``, the bots' CPU clocks
@@ -47,7 +47,7 @@ in one run:
      beside it.
 
    *3b. Scripted replies.* The replies of random matches are recorded once (built-ins in this
-   process), then replayed through ``league.referee.Referee`` by transports that answer each
+   process), then replayed through ``league.match.referee.Referee`` by transports that answer each
    request at once from the record, without pipes: the referee's own Python work per ply
    (request, parse, rules, clocks, bookkeeping) with warm caches, best of several replays.
 
@@ -100,8 +100,9 @@ from engine.slide import DIRECTIONS, Board, square
 from engine.versus2048 import Versus2048
 from engine.versus2048.bots import RandomBot
 from engine.versus2048.rules import MAIN
-from league.players import BotSpec, make_launcher
-from league.referee import Referee
+from league.match.bot_spec import BotSpec
+from league.match.players import make_launcher
+from league.match.referee import Referee
 from sandbox.process import BotProcess
 from sandbox.transport import Transport
 

@@ -43,11 +43,11 @@ from typing import Any
 import ray
 import yaml
 
-from league.config import load_league
-from league.cores import default_concurrency
-from league.ray_session import start_ray
-from league.runner import run_league
-from league.store import ResultStore
+from league.cluster.runner import run_league
+from league.cluster.session import start_ray
+from league.plan.config import load_league
+from league.plan.cores import default_concurrency
+from league.store.results import ResultStore
 from sandbox.cpus import available_cpus, cgroup_cpu_quota, usable_cores
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,7 +161,7 @@ def warm_workers(count: int) -> None:
     """Start ``count`` Ray workers at once and import the worker's modules in each."""
 
     def warm() -> None:
-        import league.worker  # noqa: F401 - the import is the warming
+        import league.cluster.worker  # noqa: F401 - the import is the warming
 
         time.sleep(1.0)  # held, so that every task gets a worker of its own
 

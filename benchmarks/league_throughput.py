@@ -6,7 +6,7 @@ run, so their ratios mean something.
 
 Leagues of built-in versus2048 bots (``minimax`` against ``greedy``) are played by ``run_league``
 on an embedded Ray cluster of as many CPUs as workers, and the same games one after another in
-this process without Ray, through what a worker runs (``league.pool.GameWorker.play``: the game,
+this process without Ray, through what a worker runs (``league.cluster.pool.GameWorker.play``: the game,
 its sandbox made once). A run's games are timed from its first game stored to its last (the
 games between them counted); what comes before is the fixed start-up, stated on its own:
 ``ray.init``, and the workers' start (processes, imports). Beside wall time, the CPU a game costs
@@ -21,7 +21,7 @@ the driver, the worker (against the same game in one process) and Ray's own proc
 3. **Ratings**: TrueSkill standings of 100,000 synthetic two-player games in schedule order
    (target: under 30 s), and of 100,000 five-seat table games, beside the ``trueskill``
    package's own factor graph (``env.rate``) on a slice of the same games, scaled up: the
-   baseline that ``league.trueskill_fast.Multiplayer`` replaces with the same numbers.
+   baseline that ``league.stats.trueskill_fast.Multiplayer`` replaces with the same numbers.
 
 With ``--repeats R`` every setting runs R times, interleaved (all settings once, then again), so
 that load on the machine hits each alike: a figure is the median of its runs and a difference or
@@ -43,10 +43,10 @@ import ray
 import trueskill
 import yaml
 
-from league.config import load_league
-from league.pool import GameWorker
-from league.ratings import league_table
-from league.runner import league_setup, run_league, schedule
+from league.cluster.pool import GameWorker
+from league.cluster.runner import league_setup, run_league, schedule
+from league.plan.config import load_league
+from league.stats.ratings import league_table
 from sandbox.procfs import STIME, TICK_NS, UTIME, children_of, descendants, process_table
 
 

@@ -5,10 +5,10 @@ root. For every game of ``engine.GAMES``, with its default variant and its fewes
 
 1. **Engine alone**: seeds 0, 1, 2, ... are played for about S seconds (whole games). Each bot
    process the state asks for gets the game's built-in ``random`` bot (per role), seeded exactly
-   as ``league.players.make_launcher`` seeds it; per step every request's bot acts on the typed
+   as ``league.match.players.make_launcher`` seeds it; per step every request's bot acts on the typed
    observation and the state checks and applies the actions: no bytes, no processes.
 2. **Through the referee** (the baseline): the same seeds, as many games, played by
-   ``league.referee.play_match`` with the same built-ins in this process (``InProcessTransport``):
+   ``league.match.referee.play_match`` with the same built-ins in this process (``InProcessTransport``):
    the protocol's bytes both ways, the clocks and the record, as a league plays built-ins. The
    games are the very same (the plies are checked equal), so the ratio engine / referee is what
    the referee and the protocol add to a game of built-ins.
@@ -31,9 +31,10 @@ from figures import HIGHER, Figure, write_figures
 
 from engine import GAMES
 from engine.core import Game, ProcessKey, derive_seed
-from league.builtins import make_bot
-from league.players import make_launcher, parse_bot_argument
-from league.referee import play_match
+from league.match.bot_spec import parse_bot_argument
+from league.match.builtins import make_bot
+from league.match.players import make_launcher
+from league.match.referee import play_match
 
 
 @dataclass
@@ -54,7 +55,7 @@ class Rate:
 
 
 def bot_seed(match_seed: int, key: ProcessKey) -> int:
-    """The seed a built-in gets for ``key`` in a match, as ``league.players.make_launcher`` derives it."""
+    """The seed a built-in gets for ``key`` in a match, as ``league.match.players.make_launcher`` derives it."""
     return derive_seed(match_seed, "bot", key.seat, key.role, key.epoch)
 
 

@@ -8,7 +8,7 @@ The bots are two copies of ``tests/bots/v2048_bot.c`` (a versus2048 bot in C: fi
 slide, one tile on the first empty cell; compiled into ``benchmarks/_build/``), so a game is
 mostly the league's own work: two launches, the fair start-up wait (sandbox/startup.py), the
 referee's plies and Ray's task. The same league (versus2048, 50 turns a player, ``games_per_pair``
-N) is played by ``league.runner.run_league`` on an embedded Ray cluster of 1, 2 and all usable
+N) is played by ``league.cluster.runner.run_league`` on an embedded Ray cluster of 1, 2 and all usable
 cores (``concurrency`` the same; the workers are started and have imported the league's modules
 before the clock runs), each with ``sandbox: none`` (the baseline) and ``sandbox: auto`` (the
 jail). With ``--repeats R`` each core count plays its leagues R times, jail off and on
@@ -34,8 +34,8 @@ import ray
 import yaml
 from figures import HIGHER, Figure, write_figures
 
-from league.config import load_league
-from league.runner import run_league
+from league.cluster.runner import run_league
+from league.plan.config import load_league
 from sandbox.jail import jail_problem
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +72,7 @@ def league_file(folder: Path, bot: Path, games: int, cores: int, sandbox: str) -
 
 def warm_worker() -> None:
     """Import what a game needs, so that no worker's first game pays for it."""
-    import league.worker  # noqa: F401
+    import league.cluster.worker  # noqa: F401
 
     time.sleep(1.0)  # held, so that every core's task starts a worker of its own
 

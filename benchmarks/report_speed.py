@@ -4,10 +4,10 @@ Run ``.venv/bin/python benchmarks/report_speed.py [--games 10000 100000] [--prof
 repository root. All figures come from one run on one machine, so their ratios mean something.
 
 1. **A real pool**: a few dozen versus2048 games of the quickstart's kind (200 turns per player,
-   built-in bots) are played in this process through ``league.worker.play_game``, on both rule
+   built-in bots) are played in this process through ``league.cluster.worker.play_game``, on both rule
    variants (the 5x5 board and a 4x4 one), so replies, game lengths, scores and timings are real.
 2. **Synthetic leagues**: a round robin of 8 bots on those 2 variants is scheduled by the real
-   scheduler (``league.runner.schedule``, the manifest ``league run`` writes included), with
+   scheduler (``league.cluster.runner.schedule``, the manifest ``league run`` writes included), with
    ``games_per_pair`` set to give about 10,000 or 100,000 games. Each scheduled game gets a pool
    game of its variant with about 5% of its replies swapped for other real replies (so every game
    is distinct), an outcome drawn from fixed bot strengths, and 1% of games a timeout fault with
@@ -44,11 +44,11 @@ from typing import Any
 
 import yaml
 
-from league.config import load_league
-from league.manifest import write_manifest
-from league.runner import schedule
-from league.store import ResultStore
-from league.worker import LeagueSetup, play_game
+from league.cluster.runner import schedule
+from league.cluster.worker import LeagueSetup, play_game
+from league.plan.config import load_league
+from league.plan.manifest import write_manifest
+from league.store.results import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = {"default": {"turns_per_player": 200}, "board4": {"turns_per_player": 200, "board_size": 4}}
@@ -101,7 +101,7 @@ class Synthesiser:
         }
 
     def record(self, spec: dict[str, Any]) -> dict[str, Any]:
-        """A record for ``spec`` shaped as ``league.worker.play_game`` returns it."""
+        """A record for ``spec`` shaped as ``league.cluster.worker.play_game`` returns it."""
         rng, variant = self.rng, spec["variant"]
         base = rng.choice(self.pool[variant])
         moves = list(base["moves"])

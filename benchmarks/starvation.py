@@ -33,9 +33,10 @@ import time
 from pathlib import Path
 
 from engine.versus2048 import Versus2048
-from league.match_record import ClockSettings
-from league.players import BotSpec, make_launcher
-from league.referee import play_match
+from league.match.bot_spec import BotSpec
+from league.match.players import make_launcher
+from league.match.record import ClockSettings
+from league.match.referee import play_match
 from sandbox.cgroups import cpu_cap_problem
 from sandbox.jail import Sandbox, jail_problem
 from sandbox.limits import SandboxMode

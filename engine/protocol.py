@@ -2,7 +2,7 @@
 
 The referee side turns a state into the exact bytes a bot process receives and a reply line into
 a typed action; the bot side turns received lines back into typed observations for a built-in
-bot and its actions into reply lines. Neither side does any I/O: the referee (league/referee.py)
+bot and its actions into reply lines. Neither side does any I/O: the referee (league/match/referee.py)
 and the stdio runner below move the bytes.
 """
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from league.cli import main
+from league.cli.main import main
 
 sys.exit(main())

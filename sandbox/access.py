@@ -9,7 +9,7 @@ league checks before anything plays and names the first file the bot could not r
 What a bot is shown of the host beyond its own folder follows from its command: the folder of
 every file the command names (a script's helper modules live beside it; ``named_paths`` and
 ``bound_folder``; the whole list is ``sandbox.folders``). The jail binds those folders, this check
-walks them, and a cluster run ships them (league/shipping.py): all three from the same two functions.
+walks them, and a cluster run ships them (league/cluster/shipping.py): all three from the same two functions.
 """
 
 from __future__ import annotations

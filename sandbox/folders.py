@@ -15,7 +15,7 @@ list above puts in it: relative paths of the command keep working, while the lea
 folder and other bots' folders beside it stay out of sight (``mount_arguments``).
 
 ``own_folders`` is the part of this that belongs to the bot alone (no installation, no extra path):
-what the league compares between bots so that none is shown another's files (league/bot_folders.py).
+what the league compares between bots so that none is shown another's files (league/plan/bot_folders.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A transport buffers what a bot printed and hands out complete lines; it never blocks. The
 referee waits on several transports at once with a ``Poller``. A real process over pipes is
 ``sandbox.process.BotProcess``; a built-in bot answering in the referee's own process is
-``league.inprocess.InProcessTransport``. This module knows no game: it moves bytes and lines.
+``league.match.inprocess.InProcessTransport``. This module knows no game: it moves bytes and lines.
 """
 
 from __future__ import annotations

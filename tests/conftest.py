@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from league.cli import main
+from league.cli.main import main
 from sandbox.procfs import STATE, children_of, descendants, process_table, stat_fields
 from tests.browser import Browser, chromium_path
 
@@ -217,11 +217,11 @@ def play_in_process(path: Path) -> tuple[Any, list[Any]]:
     The league's output folder gets its manifest and store, as ``league run`` would leave them
     (no report).
     """
-    from league.config import load_league
-    from league.manifest import write_manifest
-    from league.runner import league_setup, schedule
-    from league.store import ResultStore
-    from league.worker import play_game
+    from league.cluster.runner import league_setup, schedule
+    from league.cluster.worker import play_game
+    from league.plan.config import load_league
+    from league.plan.manifest import write_manifest
+    from league.store.results import ResultStore
 
     league = load_league(path)
     specs = schedule(league)

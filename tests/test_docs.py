@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import GAMES
-from league.cli import main
+from league.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 HOW_TO_PLAY = {

@@ -1,9 +1,14 @@
-"""The project's layout, kept true: what each top-level package may import.
+"""The project's layout, kept true: which package and which wing of ``league/`` may import which.
 
 * ``engine/`` is pure rules: no league, no sandbox, no Ray, no processes.
 * ``sandbox/`` runs one program and knows no game: no engine, no league.
-* Ray appears in the runner alone; the schedule imports nothing of it.
-* The command-line modules do not import each other; ``league/cli.py`` assembles them.
+* ``league/`` is in wings (one subpackage a concern). A wing imports only wings on a floor below
+  its own (``FLOORS``, bottom first), never one beside it: ``match`` and ``stats`` at the bottom
+  beside ``engine/`` and ``sandbox/``, then ``store``, ``plan``, ``cluster`` and ``replay``,
+  ``report``, and ``cli`` on top.
+* Ray appears in ``league/cluster/`` alone: its runner, worker pool and session.
+* The command modules do not import each other; ``league/cli/main.py`` assembles them.
+* Tests mirror the wings: ``tests/league/<wing>/`` holds the tests of ``league/<wing>/``.
 """
 
 import ast
@@ -12,6 +17,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+FLOORS = [("match", "stats"), ("store",), ("plan",), ("cluster", "replay"), ("report",), ("cli",)]
+"""The wings of ``league/``, bottom floor first."""
+
+FLOOR_OF = {wing: level for level, wings in enumerate(FLOORS) for wing in wings}
 
 
 def imports_of(path: Path) -> set[str]:
@@ -22,11 +32,19 @@ def imports_of(path: Path) -> set[str]:
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
+            if node.module == "league":
+                found |= {f"league.{alias.name}" for alias in node.names}
     return found
 
 
 def modules(package: str) -> list[Path]:
     return sorted((ROOT / package).rglob("*.py"))
+
+
+def wing_of(module: str) -> str | None:
+    """The wing a dotted ``league.`` module name belongs to (None for the package itself)."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "league" and len(parts) > 1 else None
 
 
 @pytest.mark.parametrize(
@@ -39,17 +57,58 @@ def test_a_package_imports_nothing_it_must_not_know(package, forbidden):
             assert name.split(".")[0] not in forbidden, f"{path.relative_to(ROOT)} imports {name}"
 
 
-def test_ray_is_imported_by_the_runner_its_worker_pool_and_its_session_alone():
+def test_league_is_wings_and_nothing_else():
+    loose = sorted(p.name for p in (ROOT / "league").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py"]
+    folders = {p.name for p in (ROOT / "league").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(FLOOR_OF)
+
+
+@pytest.mark.parametrize("wing", sorted(FLOOR_OF))
+def test_each_wing_says_what_it_holds_and_what_it_may_import(wing):
+    doc = ast.get_docstring(ast.parse((ROOT / "league" / wing / "__init__.py").read_text()))
+    assert doc and "May import" in doc
+    for path in modules(f"league/{wing}"):
+        if path.name != "__init__.py":
+            assert path.stem in doc or path.parent.name in doc, f"{wing}'s docstring does not name {path.name}"
+
+
+@pytest.mark.parametrize("wing", sorted(FLOOR_OF))
+def test_a_wing_imports_only_wings_below_it(wing):
+    for path in modules(f"league/{wing}"):
+        for name in imports_of(path):
+            other = wing_of(name)
+            if other is None or other == wing:
+                continue
+            assert other in FLOOR_OF, f"{path.relative_to(ROOT)} imports {name}, in no wing"
+            assert FLOOR_OF[other] < FLOOR_OF[wing], (
+                f"{path.relative_to(ROOT)} imports {name}: {wing} may not import {other} (FLOORS)"
+            )
+
+
+def test_the_package_entry_points_import_only_the_command_line():
+    assert {wing_of(n) for n in imports_of(ROOT / "league" / "__main__.py") if wing_of(n)} == {"cli"}
+    assert imports_of(ROOT / "league" / "__init__.py") == set()
+
+
+def test_ray_is_imported_by_the_cluster_wing_alone():
     users = [
         p.relative_to(ROOT).as_posix() for p in modules("league") if "ray" in {n.split(".")[0] for n in imports_of(p)}
     ]
-    assert sorted(users) == ["league/pool.py", "league/ray_session.py", "league/runner.py"]
+    assert sorted(users) == ["league/cluster/pool.py", "league/cluster/runner.py", "league/cluster/session.py"]
 
 
 def test_the_command_line_modules_do_not_import_each_other():
-    commands = {p.stem: p for p in modules("league") if p.stem.startswith("cli_")}
-    assert {"cli_args", "cli_play", "cli_league", "cli_games"} <= set(commands)
+    commands = {p.stem: p for p in modules("league/cli") if p.stem not in {"__init__", "main", "args"}}
+    assert {"play", "run", "games", "replay"} <= set(commands)
     for name, path in commands.items():
-        imported = {module.removeprefix("league.") for module in imports_of(path)}
-        others = imported & (set(commands) - {"cli_args"} | {"cli"})
-        assert others == set(), f"{name} imports {others}"
+        imported = {
+            module.removeprefix("league.cli.") for module in imports_of(path) if module.startswith("league.cli")
+        }
+        assert imported <= {"args"}, f"league/cli/{name}.py imports {imported - {'args'}}"
+
+
+def test_the_tests_mirror_the_wings():
+    folders = {p.name for p in (ROOT / "tests" / "league").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(FLOOR_OF)
+    assert sorted(p.name for p in (ROOT / "tests" / "league").glob("*.py")) == ["__init__.py"]

@@ -1,4 +1,4 @@
-"""What an attack2048 replay shows of each state, and how tense it is (league/replay.py reads this).
+"""What an attack2048 replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
 
 A frame is the current half's board, who attacks and who defends, the defender's score and the
 attacker's counters, the last ply (a placement or a slide and its points), each finished half's
@@ -13,7 +13,7 @@ from engine.attack2048 import ATTACK
 from engine.attack2048.rules import DIRECTION_WORDS, GEOMETRY, SIZE, Attack2048State
 
 ASSETS = ("tiles2048.js",)
-"""Shared scripts the viewer needs (league/replay_assets/)."""
+"""Shared scripts the viewer needs (league/replay/assets/)."""
 
 TENSION = (
     "Tension rises as the defender's board fills up and runs out of slides, and in the second half as the new"

@@ -3,7 +3,7 @@
 ``packs.py`` holds the numbers, packs and generator, ``field.py`` the well with its chains and
 scores, ``solo.py`` and ``versus.py`` the two modes, ``state.py`` and ``protocol.py`` what the
 referee needs (both sides of the wire), ``observations.py`` what a built-in sees, ``bots.py`` the
-built-in players. Solo leagues (``format: solo``) are ranked by ``league/qualifier.py``.
+built-in players. Solo leagues (``format: solo``) are ranked by ``league/stats/qualifier.py``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a codevs21 replay shows of each state, and how tense it is (league/replay.py reads this).
+"""What a codevs21 replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
 
 The state keeps only the replies (its JSON form has no field), so a frame computes each seat's
 well from the state's game, and the turn just played again from the well before it, on a copy that
@@ -23,7 +23,7 @@ from engine.codevs21.state import SOLO, Codevs21State
 from engine.codevs21.versus import VersusGame
 
 ASSETS: tuple[str, ...] = ()
-"""Shared scripts the viewer needs (league/replay_assets/): none."""
+"""Shared scripts the viewer needs (league/replay/assets/): none."""
 
 TENSION = (
     "Tension rises as a well's stack climbs towards the top (in versus, obstruction waiting to fall counts too),"

@@ -1,4 +1,4 @@
-"""What a fish replay shows of each state, and how tense it is (league/replay.py reads this).
+"""What a fish replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
 
 A frame holds the 60 cells' fish (0: melted), every penguin's cell and how many cells it can
 still reach, the scores, and the last few placements and moves (with their turn numbers), so the
@@ -12,7 +12,7 @@ from typing import Any
 from engine.fish.rules import OVER, PLACE, ROW_LENGTHS, ROW_STARTS, ROWS, FishState
 
 ASSETS: tuple[str, ...] = ()
-"""Shared scripts the viewer needs (league/replay_assets/): none."""
+"""Shared scripts the viewer needs (league/replay/assets/): none."""
 
 TENSION = (
     "Tension rises as penguins are about to be cut off (only one or two cells left to slide to) and as the"

@@ -1,4 +1,4 @@
-"""What a geister replay shows of each state, and how tense it is (league/replay.py reads this).
+"""What a geister replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
 
 A frame holds every piece in seat 0's frame (seat 0 at the bottom, seat 1 at the top) with its
 true colour: the replay reveals everything, and the viewer chooses whose knowledge to show.
@@ -11,7 +11,7 @@ from typing import Any
 from engine.geister.rules import CAPTURED, ESCAPED, EXITS, LETTERS, OVER, SETUP, GeisterState, rotate
 
 ASSETS: tuple[str, ...] = ()
-"""Shared scripts the viewer needs (league/replay_assets/): none."""
+"""Shared scripts the viewer needs (league/replay/assets/): none."""
 
 TENSION = (
     "Tension rises as a blue ghost closes in on an exit and as either side comes near to losing all its blues or"

@@ -1,4 +1,4 @@
-"""What a nimmt replay shows of each state, and how tense it is (league/replay.py reads this).
+"""What a nimmt replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
 
 A frame holds the table as it stands (the four rows, every hand, the totals) and the round just
 revealed: every seat's card, shown together, and where each went, lowest first (the row it
@@ -13,7 +13,7 @@ from typing import Any
 from engine.nimmt.rules import EARLY_STOP, OVER, ROW_LIMIT, TAKE_PHASE, NimmtState, bullheads, row_cost, target_row
 
 ASSETS: tuple[str, ...] = ()
-"""Shared scripts the viewer needs (league/replay_assets/): none."""
+"""Shared scripts the viewer needs (league/replay/assets/): none."""
 
 TENSION = (
     "Tension rises as rows fill up towards the sixth card that takes them (the fullest row counts most),"

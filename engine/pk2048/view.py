@@ -1,4 +1,4 @@
-"""What a pk2048 replay shows of each state, and how tense it is (league/replay.py reads this).
+"""What a pk2048 replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
 
 A frame is the shared board of the game being played, the game number and games won, each seat's
 score in this game and its special operations left, the last operation (interference, bomb,
@@ -15,7 +15,7 @@ from engine.pk2048.match import PK2048State
 from engine.pk2048.rules import DIRECTION_NAMES, GEOMETRY, START_BOARD, exponent_of
 
 ASSETS = ("tiles2048.js",)
-"""Shared scripts the viewer needs (league/replay_assets/)."""
+"""Shared scripts the viewer needs (league/replay/assets/)."""
 
 TENSION = (
     "Tension rises as the shared board fills up and runs out of slides, as the two scores draw level on a board"

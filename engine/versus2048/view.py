@@ -1,4 +1,4 @@
-"""What a versus2048 replay shows of each state, and how tense it is (league/replay.py reads this)."""
+"""What a versus2048 replay shows of each state, and how tense it is (league/replay/rebuild.py reads this)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from engine.slide import square
 from engine.versus2048.rules import OVER, PREGAME, Versus2048State
 
 ASSETS = ("tiles2048.js",)
-"""Shared scripts the viewer needs (league/replay_assets/)."""
+"""Shared scripts the viewer needs (league/replay/assets/)."""
 
 TENSION = (
     "Tension rises as the more crowded board fills up and runs out of slides, and as the scores draw level"

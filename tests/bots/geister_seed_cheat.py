@@ -6,9 +6,9 @@ built-in opponent's hidden setup follows from the public seed derivation. This b
 from a ``seed:`` line of the first league file (``*.yaml``, ``*.yml``) it finds in the FOLDERs, the
 folder it runs in or one above it, else the default of earlier versions, 0. At its first ``MOV?``
 (before any colour is revealed) it knows its seat (seat 0 moves first: the opponent has not moved
-yet), replays the league's own schedule (``league.schedule.round_robin``, two games a pair) for the
+yet), replays the league's own schedule (``league.plan.schedule.round_robin``, two games a pair) for the
 match seed, and starts the opponent's built-in exactly as the league's launcher does
-(``league.players.make_launcher``) to see the setup it will choose. It plays ``geister_lib.charge``
+(``league.match.players.make_launcher``) to see the setup it will choose. It plays ``geister_lib.charge``
 moves. At the end the board is revealed: it writes ``seed-cheat: hit`` or ``seed-cheat: miss`` on
 stderr, with both setups, and the league keeps that with the game.
 
@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project unde
 from engine.core import ProcessKey  # noqa: E402 - after the project is on the path
 from engine.geister import Geister  # noqa: E402
 from engine.geister.rules import START, rotate  # noqa: E402
-from league.players import make_launcher, parse_bot_argument  # noqa: E402
-from league.schedule import round_robin  # noqa: E402
+from league.match.players import make_launcher, parse_bot_argument  # noqa: E402
+from league.plan.schedule import round_robin  # noqa: E402
 
 OWN, OPPONENT, OPPONENT_BUILTIN = sys.argv[1:4]
 FOLDERS = [Path(folder) for folder in sys.argv[4:]]

@@ -1,7 +1,7 @@
 """Scripted in-process bots that drive the real ``Referee`` byte-exact, and judging a reply line.
 
 The section 9 vector tests of every game (tests/engine/test_*_vectors.py) play some vectors
-through league/referee.py with ``ScriptedTransport`` bots, to see every byte each bot receives,
+through league/match/referee.py with ``ScriptedTransport`` bots, to see every byte each bot receives,
 and judge single reply lines the referee's way (``Referee._judge``): the form (``parse``, a
 ParseError being a presentation error), then the rules (``state.check``).
 """

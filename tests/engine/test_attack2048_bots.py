@@ -8,8 +8,9 @@ from engine.attack2048 import Attack2048
 from engine.attack2048.botbase import VariantRules
 from engine.attack2048.bots import BUILTIN_BOTS
 from engine.attack2048.rules import Attack2048Observation, Placement
-from league.players import BotSpec, make_launcher
-from league.referee import play_match
+from league.match.bot_spec import BotSpec
+from league.match.players import make_launcher
+from league.match.referee import play_match
 
 RULE_KEYS = ("tiles", "four_limit", "four_every_twos", "four_on_new_max")
 VARIANTS = [

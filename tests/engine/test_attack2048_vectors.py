@@ -2,7 +2,7 @@
 
 Boards in the vectors are tile VALUES written as four rows ``a b c d / ...`` (top row first);
 the engine holds exponents, so ``board()`` converts. Cells are ``(x, y)`` = (column, row). A reply
-is judged the referee's way (league/referee.py ``Referee._judge``): time first, then the stream,
+is judged the referee's way (league/match/referee.py ``Referee._judge``): time first, then the stream,
 then the form (``parse``; a ParseError is ``bad_output``), then the rules (``state.check``).
 Whole halves are also played through the real ``Referee`` with four scripted in-process
 processes, to check the exact bytes each process receives, ``quit`` included.
@@ -28,7 +28,7 @@ from engine.attack2048.rules import (
 from engine.core import ProcessKey, Request, Termination
 from engine.protocol import ParseError
 from engine.slide import square
-from league.referee import Referee
+from league.match.referee import Referee
 from tests.engine.scripted import EOF, LEGAL, RecordingBot, ScriptedTransport
 
 REFEREE = Attack2048Referee()

@@ -9,7 +9,7 @@ from engine.fish import Fish
 from engine.fish.bots import BUILTIN_BOTS, GreedyBot
 from engine.fish.rules import CELL_OF, CELLS, MOVE, RAYS, FishState, Move, Place, cell_index
 from engine.fish.search import CELL_AT, NEIGHBOURS_AT, POS, RAYS_AT, Board, SearchBot
-from league.builtins import parameters
+from league.match.builtins import parameters
 
 FAST = {"search": {"max_nodes": 300}}  # legality does not need the full budget
 

@@ -27,8 +27,8 @@ from engine.fish.rules import (
     neighbours,
 )
 from engine.protocol import ParseError
-from league.inprocess import InProcessTransport
-from league.referee import Referee
+from league.match.inprocess import InProcessTransport
+from league.match.referee import Referee
 from tests.engine.scripted import line_fault
 
 REFEREE = FishReferee()

@@ -9,7 +9,7 @@ from engine.geister.bots import BUILTIN_BOTS, GreedyBot, legal_moves
 from engine.geister.protocol import decode_board
 from engine.geister.rules import Move, MoveObservation, SetReds, SetupObservation
 from engine.geister.search import SearchBot
-from league.builtins import parameters
+from league.match.builtins import parameters
 
 VARIANTS = ["on_turn_start", "move_off"]
 FAST = {"search": {"max_nodes": 400}}  # legality does not need the full budget

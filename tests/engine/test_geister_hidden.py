@@ -19,8 +19,8 @@ from engine.core import Request
 from engine.geister import Geister
 from engine.geister.protocol import GeisterDriver, GeisterReferee, decode_board, parse_command
 from engine.geister.rules import CAPTURED, ESCAPED, LETTERS, SETUP, GeisterState
-from league.inprocess import InProcessTransport
-from league.referee import Referee
+from league.match.inprocess import InProcessTransport
+from league.match.referee import Referee
 
 REFEREE = GeisterReferee()
 VARIANTS = [{}, {"escape": "move_off"}, {"max_plies": 40}]

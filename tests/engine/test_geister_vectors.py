@@ -19,7 +19,7 @@ from engine.core import Request, Termination
 from engine.geister import Geister
 from engine.geister.protocol import GeisterDriver, GeisterReferee, encode_action, parse_command
 from engine.geister.rules import Move, MoveObservation, SetReds, SetupObservation
-from league.referee import Referee
+from league.match.referee import Referee
 from tests.engine.scripted import LEGAL, RecordingBot, ScriptedTransport, line_fault, line_reason
 
 REFEREE = GeisterReferee()
@@ -646,7 +646,7 @@ def test_9_7_double_fault_two_bad_sets():
 
 def test_6_2_a_good_setup_is_acknowledged_even_after_the_other_failed():
     # Seat 0 fails; seat 1's SET is still judged and acknowledged before the end messages.
-    # (tests/league/test_geister_faults.py has the referee wait for a slow second setup.)
+    # (tests/league/match/test_geister_faults.py has the referee wait for a slow second setup.)
     match = Match([crlf("SET:ABCDE")], [crlf("SET:EFGH")])
     assert match.sent()[:4] == [(0, SET_Q), (1, SET_Q), (0, NG), (1, OK)]
     assert match.result.winner == 1 and match.result.reason_code == "bad_output"

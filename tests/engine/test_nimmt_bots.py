@@ -11,9 +11,10 @@ from engine.nimmt.bots import BUILTIN_BOTS, GreedyBot, RandomBot
 from engine.nimmt.montecarlo import MonteCarloBot, row_view, rule_of_thumb
 from engine.nimmt.rules import CARDS, PlayObservation, TakeObservation
 from engine.nimmt.tracking import TABLES, CardTracker, landing_risks
-from league.builtins import parameters
-from league.players import BotSpec, make_launcher
-from league.referee import play_match
+from league.match.bot_spec import BotSpec
+from league.match.builtins import parameters
+from league.match.players import make_launcher
+from league.match.referee import play_match
 
 FAST = {"montecarlo": {"samples": 4}}  # legality does not need the full budget
 ROWS = ((10, 11, 12, 13, 14), (30,), (50, 51), (70, 71, 72, 73))

@@ -2,7 +2,7 @@
 
 State level: games are played through ``NimmtState`` with reply lines judged the referee's way
 (``line_fault``: parse, then check), faults recorded as they arrive and the phase applied after,
-as league/referee.py does. Wire level: the same scripts are played through the real ``Referee``
+as league/match/referee.py does. Wire level: the same scripts are played through the real ``Referee``
 with in-process scripted seats, and the bytes a seat receives are compared with the transcripts.
 """
 
@@ -15,8 +15,8 @@ from engine.nimmt import Nimmt
 from engine.nimmt.protocol import NimmtDriver, NimmtReferee, parse_reply
 from engine.nimmt.rules import PlayObservation, bullheads, shuffled_deck
 from engine.protocol import ParseError
-from league.match_record import ClockSettings
-from league.referee import Referee
+from league.match.record import ClockSettings
+from league.match.referee import Referee
 from tests.engine.scripted import ScriptedTransport, line_fault
 
 REFEREE = NimmtReferee()

@@ -167,7 +167,8 @@ def test_every_request_kind_is_answered_by_every_bot_through_the_wire():
 
 
 def test_built_ins_learn_the_variant_rules_the_wire_does_not_carry():
-    from league.players import BotSpec, make_launcher
+    from league.match.bot_spec import BotSpec
+    from league.match.players import make_launcher
 
     game = PK2048(four_probability=0.0, target_tile=64)
     assert game.bot_rules() == {"four_probability": 0.0, "target_tile": 64}

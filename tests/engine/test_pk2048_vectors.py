@@ -2,7 +2,7 @@
 
 Boards in the vectors are tile VALUES written ``a b c d / e f g h / ...`` (top row first); the
 engine holds exponents, so ``board()`` converts. A reply is judged the referee's way
-(league/referee.py ``Referee._judge``): time first, then the stream, then the form (``parse``; a
+(league/match/referee.py ``Referee._judge``): time first, then the stream, then the form (``parse``; a
 ParseError is ``PRESENTATION_ERROR``), then the rules (``state.check``). The complete scripted
 game of 9.8 and its match continuation are played through the real ``Referee`` with scripted
 in-process bots (one per seat and game), to check every byte each bot receives.
@@ -34,7 +34,7 @@ from engine.pk2048.rules import (
     Operation,
     slide,
 )
-from league.referee import Referee
+from league.match.referee import Referee
 from tests.engine.scripted import EOF, LEGAL, ScriptedTransport, line_fault, line_reason
 
 REFEREE = PK2048Referee()

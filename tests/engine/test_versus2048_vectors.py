@@ -1,7 +1,7 @@
 """Every test vector of section 9 of rules/versus2048.md, checked against the engine.
 
 Boards are flat row-major tuples of exponents (0 empty). Coordinates in the vectors are 1-based
-``(row, col)``. A reply is judged the referee's way (league/referee.py ``Referee._judge``): time
+``(row, col)``. A reply is judged the referee's way (league/match/referee.py ``Referee._judge``): time
 first, then the stream, then the form (``parse``, a ParseError being a presentation error), then
 the rules (``state.check``). A few vectors are also played through the real ``Referee`` loop with
 scripted in-process bots, to see the bytes each bot receives.
@@ -40,7 +40,7 @@ from engine.versus2048.rules import (
     TurnMove,
     TurnObservation,
 )
-from league.referee import Referee
+from league.match.referee import Referee
 from tests.engine.scripted import EOF, LEGAL, RecordingBot, ScriptedTransport, line_fault, line_reason
 
 P0, P1 = Request(0), Request(1)

@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from league.cli import main
+from league.cli.main import main
 from sandbox.jail import jail_problem
 from sandbox.slots import FIRST_UID, SLOT_COUNT
 from tests.conftest import BOTS, own_processes, seated

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from engine.protocol import BotDriver
-from league.inprocess import InProcessTransport
+from league.match.inprocess import InProcessTransport
 from sandbox.process import BotProcess, LaunchError
 from sandbox.transport import LineKind, Poller
 

@@ -1,0 +1,111 @@
+"""``league standings DIR``: the league table in the terminal, also while the league is still running.
+
+It reads what is stored so far (``games.jsonl``; a run that is writing it is not disturbed, and a
+line being written is not read) and the league's manifest (``league.json``), and prints the
+standings with TrueSkill, as the report computes them; damage in the store (a torn last line, lines
+that are not records) is skipped and told once on stderr. ``--watch SECONDS`` redraws the table
+every few seconds until every game of the league is stored (or Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from league.cli.args import UsageError
+from league.plan.manifest import read_manifest
+from league.stats.qualifier import qualifier_frame
+from league.stats.ratings import league_table, ranking, scored
+from league.store.results import league_store
+
+
+def league_folder(text: str) -> tuple[Path, dict[str, Any]]:
+    """A league's report folder and its manifest.
+
+    Raises:
+        UsageError: The folder is missing, or holds no league (no league.json).
+    """
+    folder = Path(text)
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: no such folder; give a league's output folder (e.g. reports/quickstart)")
+    manifest = read_manifest(folder)
+    if manifest is None:
+        raise UsageError(f"{folder}: no league.json here; `league run LEAGUE.yaml` writes it into its output folder")
+    return folder, manifest
+
+
+def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]:
+    """The table of what is stored now, and whether every game of the league is stored."""
+    wanted = set(manifest["game_ids"])
+    records = [record for record in scored(league_store(folder).records()) if record["game_id"] in wanted]
+    done = len(records) >= len(wanted)
+    heading = Text(f"{manifest['name']}: {len(records)} of {len(wanted)} games stored", style="bold")
+    bots = manifest["bots"]
+    if records and all(len(record["spec"]["seats"]) == 1 for record in records):
+        frame = qualifier_frame(records, bots, manifest["variants"])
+        columns = ["place", "bot", "rank_sum", "score", "max_chain", "turns", "faults", "overflows"]
+        table = Table(*columns)
+        for row in frame.itertuples(index=False):
+            table.add_row(*(str(getattr(row, column)) for column in columns))
+        return Group(heading, table), done
+    overall = league_table(records, bots, keep_history=False)
+    table = Table("place", "bot", "games", "points/game", "mean rank", "W-D-L", "faults", "mu", "sigma", "mu-3σ")
+    for place, name in enumerate(ranking(overall), start=1):
+        standing, rating = overall.standings[name], overall.ratings[name]
+        table.add_row(
+            str(place),
+            name,
+            str(standing.games),
+            f"{standing.points_per_game:.3f}",
+            f"{standing.mean_rank:.2f}",
+            f"{standing.wins}-{standing.draws}-{standing.losses}",
+            str(standing.faults),
+            f"{rating.mu:.2f}",
+            f"{rating.sigma:.2f}",
+            f"{rating.conservative:.2f}",
+        )
+    return Group(heading, table), done
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    """Print the standings of a league folder (redrawn every ``--watch`` seconds until the league is done)."""
+    folder, manifest = league_folder(args.folder)
+    for problem in league_store(folder).problems():  # once, not at every redraw
+        print(f"league: {problem}", file=sys.stderr)
+    console = Console() if sys.stdout.isatty() else Console(width=200)  # piped: no truncated columns
+    view, done = standings_view(folder, manifest)
+    if args.watch is None or done:
+        console.print(view)
+        return 0
+    with Live(view, console=console, auto_refresh=False) as live:
+        while not done:
+            time.sleep(args.watch)
+            view, done = standings_view(folder, manifest)
+            live.update(view, refresh=True)
+    return 0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def add_commands(commands: Any) -> None:
+    """Register ``standings`` on the ``league`` parser."""
+    standings = commands.add_parser("standings", help="print a league's standings so far (while it runs, too)")
+    standings.add_argument("folder", help="the league's output folder (holds games.jsonl and league.json)")
+    standings.add_argument("--watch", type=_seconds, metavar="SECONDS", help="redraw every SECONDS until done")
+    standings.set_defaults(handler=cmd_standings)

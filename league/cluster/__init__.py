@@ -1,0 +1,11 @@
+"""Ray at the edge: the only wing that imports Ray, and how a league's games reach the workers.
+
+``runner`` (a league run: schedule, stored games skipped, records stored as they arrive),
+``pool`` (long-lived worker actors, games in batches, a dead worker's games handed back),
+``worker`` (one game played on a worker, as plain functions), ``session`` (joining Ray: a head
+checked first, Ray's messages routed), ``shipping`` with ``bot_cache`` (bot folders to a cluster's
+nodes, and each node's cache of them), ``estimate`` (``league validate``'s time and store estimate
+from a few sampled games).
+
+May import: ``league.plan``, ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
+"""

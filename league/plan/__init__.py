@@ -1,0 +1,10 @@
+"""The league file and what it schedules, before anything plays.
+
+``config`` (the YAML file validated into typed objects), ``formats`` (which formats seat a
+variant), ``schedule`` with ``table_draw`` (round robin, gauntlet, tables, solo), ``league_schedule``
+(a league file's games, counted or built), ``seed`` (the league seed: the file's, or drawn and kept
+secret), ``cores`` (the cores a game needs), ``bot_folders`` (bots kept apart), ``manifest`` (what
+the folder's ``league.json`` holds: the plan and its runs).
+
+May import: ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
+"""

@@ -1,0 +1,457 @@
+"""A league as one YAML file, validated into typed objects before anything runs.
+
+Every problem becomes one ``ConfigError`` whose message names the file, the key and the problem
+(``league.yaml: bots[2].command: file 'bots/mine.py' does not exist``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shlex
+import typing
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine import GAMES
+from engine.core import Game, plural, span
+from league.match.bot_spec import BotSpec, BotSpecError, parse_bot_argument
+from league.match.did_you_mean import did_you_mean
+from league.match.players import check_builtin_params, check_command, check_program_access, check_transport
+from league.plan.bot_folders import league_folders_problem
+from league.plan.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
+from league.plan.formats import format_problem
+from league.store.folder import output_problem
+from sandbox.cpus import usable_cores
+from sandbox.jail import Sandbox
+from sandbox.limits import Limits, SandboxMode
+
+if typing.TYPE_CHECKING:
+    from league.plan.seed import LeagueSeed
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+class ConfigError(Exception):
+    """A league file that cannot be used; the message names the file, the key and the problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BotConfig(_Strict):
+    """One entrant: ``builtin`` (GAME.NAME), a ``command``, or ``roles`` with a command per role.
+
+    ``shared_folder: true`` accepts knowingly a program whose folder holds another bot's folder, the
+    league file or the report folder (``league.plan.bot_folders``); otherwise such a league is refused.
+    """
+
+    name: str
+    builtin: str | None = None
+    command: list[str] | str | None = None
+    cwd: str | None = None
+    shared_folder: bool = False
+    params: dict[str, Any] = Field(default_factory=dict)
+    roles: dict[str, list[str] | str] | None = None
+    transport: Literal["stdio", "tcp"] = "stdio"
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> BotConfig:
+        given = [key for key in ("builtin", "command", "roles") if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of builtin, command or roles (got {', '.join(given) or 'none'})")
+        if not _NAME.fullmatch(self.name):
+            raise ValueError(f"name {self.name!r}: use letters, digits, '_', '.', '-'")
+        if self.params and self.builtin is None:
+            raise ValueError("params are for built-in bots; a program takes its options in its command")
+        if self.cwd is not None and self.builtin is not None:
+            raise ValueError("cwd is for programs; a built-in runs in the league's own process")
+        if self.shared_folder and self.builtin is not None:
+            raise ValueError("shared_folder is for programs; a built-in runs in the league's own process")
+        return self
+
+
+class SandboxConfig(_Strict):
+    """``sandbox: auto|strict|none``, or a mapping with a mode and extra read-only paths."""
+
+    mode: SandboxMode = SandboxMode.AUTO
+    read_only: list[str] = Field(default_factory=list)
+
+
+class ClusterConfig(_Strict):
+    """``cluster: {shared_path: true}``: every node sees the bots' folders and variant files at the driver's paths.
+
+    Otherwise a run on a Ray cluster ships them to the nodes (``league.cluster.shipping``).
+    """
+
+    shared_path: bool = False
+
+
+MAX_TABLES = 100_000
+"""The most tables of one size a league may draw (each is played once per seat rotation and variant)."""
+
+
+class LeagueConfig(_Strict):
+    """A whole league; see the README for every key."""
+
+    name: str
+    game: str
+    variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
+    bots: list[BotConfig] = Field(min_length=2)
+    format: Literal["round_robin", "gauntlet", "tables", "solo"] = "round_robin"
+    games_per_pair: int = Field(2, ge=1, strict=True)
+    players_per_table: list[int] | None = None
+    tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
+    runs_per_case: int = Field(3, ge=1, strict=True)
+    candidates: list[str] = Field(default_factory=list)
+    seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
+    concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs
+    pin_cpus: bool = False
+    limits: Limits = Field(default_factory=Limits)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    cluster: ClusterConfig = Field(default_factory=ClusterConfig)
+    clock: Literal["own", "wall", "cpu"] = "own"
+    time_margin_ms: int = Field(0, ge=0)
+    output: str | None = None
+
+    @field_validator("sandbox", mode="before")
+    @classmethod
+    def _sandbox_mode_alone(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return {"mode": value}
+        if not isinstance(value, dict):
+            raise ValueError("give auto, strict or none, or {mode: ..., read_only: [paths]}")
+        return value
+
+    @field_validator("players_per_table", mode="before")
+    @classmethod
+    def _one_size_or_several(cls, value: Any) -> Any:
+        sizes = [value] if not isinstance(value, list) else value
+        if not sizes or not all(isinstance(size, int) and not isinstance(size, bool) for size in sizes):
+            raise ValueError("give a table size (players_per_table: 4) or a list of sizes ([3, 4])")
+        if len(set(sizes)) != len(sizes):
+            raise ValueError(f"a size is given twice in {sizes}")
+        return sizes
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not _NAME.fullmatch(value):
+            raise ValueError("use letters, digits, '_', '.', '-' (it names the report folder)")
+        return value
+
+    @field_validator("game")
+    @classmethod
+    def _game(cls, value: str) -> str:
+        if value not in GAMES:
+            raise ValueError(f"unknown game {value!r}; known games: {', '.join(sorted(GAMES))}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> LeagueConfig:
+        names = [bot.name for bot in self.bots]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"bots: duplicate bot name {duplicates[0]!r}")
+        if self.format == "gauntlet":
+            if not self.candidates:
+                raise ValueError("candidates: a gauntlet needs at least one candidate")
+            if len(set(self.candidates)) != len(self.candidates):
+                raise ValueError("candidates: a candidate is named twice")
+            unknown = [name for name in self.candidates if name not in names]
+            if unknown:
+                raise ValueError(f"candidates: {unknown[0]!r} is not a bot of this league")
+            if len(set(self.candidates)) == len(names):
+                raise ValueError("candidates: a gauntlet needs bots outside the candidates (the field)")
+        elif self.candidates:
+            raise ValueError("candidates: only a gauntlet has candidates")
+        self._check_format(names)
+        if not self.variants:
+            raise ValueError("variants: give at least one variant (or leave the key out)")
+        return self
+
+    def _check_format(self, names: list[str]) -> None:
+        """Each format's keys only with it (pairs, tables, solo runs); table sizes the game allows and bots fill.
+
+        Whether every variant can seat the format's games is checked once the variants are built
+        (``league.plan.formats``).
+        """
+        game = GAMES[self.game]
+        allowed = span(range(game.min_seats, game.max_seats + 1))
+        if self.format != "solo" and "runs_per_case" in self.model_fields_set:
+            raise ValueError(f"runs_per_case: only format: solo plays runs (this league is {self.format})")
+        if self.format == "solo" and "games_per_pair" in self.model_fields_set:
+            raise ValueError("games_per_pair: a solo league has no pairs; say how many runs with runs_per_case: N")
+        if self.format != "tables":
+            for key in ("players_per_table", "tables"):
+                if key in self.model_fields_set:
+                    raise ValueError(f"{key}: only format: tables seats bots at tables (this league is {self.format})")
+            if game.min_seats > 2 and self.format != "solo":
+                raise ValueError(f"format: {game.name} is played by {allowed} players; use format: tables")
+            return
+        if "games_per_pair" in self.model_fields_set:
+            raise ValueError("games_per_pair: tables have no pairs; say how many tables to draw with tables: N")
+        if self.players_per_table is None:
+            raise ValueError(f"players_per_table: format tables needs a size ({game.name}: {allowed} players)")
+        for size in self.players_per_table:
+            if not game.min_seats <= size <= game.max_seats:
+                raise ValueError(f"players_per_table: {game.name} is played by {allowed} players, not {size}")
+            if size > len(names):
+                raise ValueError(f"players_per_table: a table of {size} needs at least {size} bots, not {len(names)}")
+        seats = self.tables * sum(self.players_per_table)
+        if seats < len(names):
+            enough = -(-len(names) // sum(self.players_per_table))
+            raise ValueError(
+                f"tables: {plural(self.tables, 'table')} of each size seat {seats} of the {len(names)} bots;"
+                f" give tables: {enough} or more so that every bot plays"
+            )
+
+
+class League:
+    """A validated league: its config, where it came from, its games and its bots.
+
+    Attributes:
+        config: The validated file.
+        path: The file.
+        games: Per variant name, the game with that variant's parameters.
+        bots: Per bot name, how to start it (paths resolved against the file's folder).
+        scheduled: The league's games once ``league.cluster.runner.schedule`` has drawn them (drawn once).
+        seed: The league seed once ``league.plan.seed.league_seed`` has settled it (the file's, the
+            one the output folder stores, or a new draw).
+        concurrency_given: Whether the file gave ``concurrency`` (else it is the default: this machine's
+            cores, or a cluster's CPUs once ``fit_to_cluster`` counted them, divided by the cores a game needs).
+        concurrency_origin: Where ``config.concurrency`` came from, for people, once ``fit_to_cluster`` ran.
+    """
+
+    def __init__(
+        self,
+        config: LeagueConfig,
+        path: Path,
+        games: dict[str, Game],
+        bots: dict[str, BotSpec],
+        concurrency_given: bool = True,
+    ) -> None:
+        self.config = config
+        self.path = path
+        self.games = games
+        self.bots = bots
+        self.scheduled: list[Any] | None = None
+        self.seed: LeagueSeed | None = None
+        self.concurrency_given = concurrency_given
+        self.concurrency_origin = ""
+
+    def fit_to_cluster(self, cpus: int | None) -> None:
+        """On a Ray cluster of ``cpus`` CPUs (None: not counted), a default concurrency is its CPUs / a game's cores.
+
+        A concurrency the file gives is kept; either way ``concurrency_origin`` says where it came from.
+        """
+        if self.concurrency_given:
+            self.concurrency_origin = "the league file's"
+        elif cpus is None:
+            self.concurrency_origin = "this machine's cores: the cluster's were not counted"
+        else:
+            config = self.config
+            need = need_of(config.format, config.players_per_table, self.games, self.bots, config.limits.cores)
+            self.config = self.config.model_copy(update={"concurrency": cluster_concurrency(cpus, need)})
+            self.concurrency_origin = cluster_origin(cpus, need)
+
+    @property
+    def output(self) -> Path:
+        """The report folder: ``output``, default ``reports/<name>/``, relative to the league file."""
+        output = Path(self.config.output) if self.config.output else Path("reports") / self.config.name
+        return Path(os.path.normpath(output if output.is_absolute() else self.path.parent / output))
+
+    def output_problem(self, create: bool) -> str | None:
+        """Why the league cannot write its report folder (``output: PROBLEM; FIX``), or None.
+
+        The folder must be the league's own: new, empty, or holding a league (``league.store.folder``).
+
+        Args:
+            create: Make the folder and try a file in it (``run``); otherwise only look (``validate``
+                writes nothing).
+        """
+        return output_problem(self.output, create)
+
+    def check_output(self, create: bool) -> None:
+        """Raise ``ConfigError`` (the file, the folder, the problem and the fix) if the report folder is refused."""
+        problem = self.output_problem(create)
+        if problem is not None:
+            raise ConfigError(f"{self.path}: {problem}")
+
+    def check_bots(self, sandbox: Sandbox) -> None:
+        """Refuse program bots that cannot be jailed here, whose files the jailed bot cannot read, or not kept apart.
+
+        Jailed, no bot's folder may hold another bot's, the league file or the report folder
+        (``league.plan.bot_folders``), unless the bot says ``shared_folder: true``.
+
+        Raises:
+            ConfigError: Naming the file, the bot, the path and the fix.
+        """
+        problem = None if sandbox.mode == SandboxMode.NONE else league_folders_problem(self)
+        if problem is not None:
+            raise ConfigError(f"{self.path}: {problem}")
+        for index, spec in enumerate(self.bots.values()):
+            try:
+                check_program_access(spec, sandbox, self.sandbox_read_only)
+            except BotSpecError as error:
+                raise ConfigError(f"{self.path}: bots[{index}] ({spec.name}): {_unnamed(error)}") from None
+
+    @property
+    def sandbox_read_only(self) -> list[str]:
+        """Extra read-only paths, resolved against the file's folder."""
+        return [str((self.path.parent / p).resolve()) for p in self.config.sandbox.read_only]
+
+
+def _keys_at(location: tuple[Any, ...]) -> list[str]:
+    """The keys a mapping of the league file may hold, at the place of an unknown key."""
+    model: Any = LeagueConfig
+    for part in location[:-1]:
+        if isinstance(part, int):
+            continue  # an item of a list: the list's own model below
+        annotation = model.model_fields[part].annotation
+        models = [
+            arg
+            for arg in (annotation, *typing.get_args(annotation))
+            if isinstance(arg, type) and typing.get_origin(arg) is None and issubclass(arg, BaseModel)
+        ]
+        if not models:
+            return []
+        model = models[0]
+    return list(model.model_fields)
+
+
+def _where(location: tuple[Any, ...]) -> str:
+    text = ""
+    for part in location:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(top level)"
+
+
+def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> League:
+    """Read, validate and resolve a league file.
+
+    Args:
+        path: The YAML file.
+        overrides: Top-level keys replacing the file's (from the CLI).
+
+    Raises:
+        ConfigError: Anything wrong, with the file, the key and the problem.
+    """
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(error, 'problem', error)}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys (name, game, bots, ...), got {type(data).__name__}")
+    data.update(overrides or {})
+    try:
+        config = LeagueConfig(**data)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        message = problem["msg"].removeprefix("Value error, ")
+        if problem["type"] == "extra_forbidden":
+            keys = _keys_at(problem["loc"])
+            message = f"unknown key{did_you_mean(problem['loc'][-1], keys)}; keys here: {', '.join(keys)}"
+        if not problem["loc"] and re.match(r"[a-z_]+(\[\d+\])?: ", message):
+            raise ConfigError(f"{path}: {message}") from None  # a rule between keys names its key itself
+        raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
+    game_class = GAMES[config.game]
+    games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}
+    problem = format_problem(config.format, config.players_per_table, games)
+    if problem:
+        raise ConfigError(f"{path}: {problem}")
+    bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
+    given = "concurrency" in config.model_fields_set
+    if not given:  # a core for every bot thinking at once
+        need = need_of(config.format, config.players_per_table, games, bots, config.limits.cores)
+        config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
+    return League(config, path, games, bots, concurrency_given=given)
+
+
+def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, Any]) -> Game:
+    params = dict(params or {})
+    for key in game_class.path_keys:  # files named in a variant are found next to the league file
+        if isinstance(params.get(key), str):
+            params[key] = str((path.parent / params[key]).resolve())
+    try:
+        return game_class(**params)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        key = _where(problem["loc"])
+        if problem["type"] == "extra_forbidden":
+            hint = did_you_mean(problem["loc"][-1], game_class.model_fields)
+            known = ", ".join(game_class.model_fields)
+            raise ConfigError(
+                f"{path}: variants.{name}.{key}: {game_class.name} has no such key{hint}; keys: {known}"
+            ) from None
+        where = f"variants.{name}.{key}" if problem["loc"] else f"variants.{name}"
+        raise ConfigError(f"{path}: {where}: {problem['msg'].removeprefix('Value error, ')}") from None
+
+
+def _bot(path: Path, games: list[Game], index: int, bot: BotConfig) -> BotSpec:
+    where = f"{path}: bots[{index}] ({bot.name})"
+    cwd = str((path.parent / bot.cwd).resolve()) if bot.cwd else str(path.parent.resolve())
+    game_class = type(games[0])
+    try:
+        if bot.builtin is not None:
+            try:
+                spec = parse_bot_argument(game_class, bot.builtin)
+            except BotSpecError as error:
+                raise BotSpecError(f"builtin: {error}") from None
+            if spec.builtin is None:
+                raise BotSpecError(f"builtin: {bot.builtin!r} is not a built-in bot of {game_class.name}")
+            spec = BotSpec(name=bot.name, builtin=spec.builtin, params=bot.params)
+            for game in games:  # each variant tells the bot its own rules: every one must be accepted
+                try:
+                    checked = check_builtin_params(game, spec)
+                except BotSpecError as error:
+                    raise BotSpecError(f"params: {_unnamed(error)}") from None
+            spec = checked
+        elif bot.command is not None:
+            spec = BotSpec(name=bot.name, command=_argv(bot.command), cwd=cwd, own_folder=bot.cwd is not None)
+        else:
+            assert bot.roles is not None
+            unknown = [role for role in bot.roles if role not in game_class.roles]
+            if unknown and len(game_class.roles) > 1:
+                raise BotSpecError(
+                    f"roles.{unknown[0]}: {game_class.name} has no role {unknown[0]!r}"
+                    f"{did_you_mean(unknown[0], game_class.roles)}; give exactly the roles {list(game_class.roles)}"
+                )
+            if set(bot.roles) != set(game_class.roles) or len(game_class.roles) < 2:
+                wanted = (
+                    "command: instead" if len(game_class.roles) < 2 else f"exactly the roles {list(game_class.roles)}"
+                )
+                raise BotSpecError(f"roles: {game_class.name} bots have {len(game_class.roles)} role(s); give {wanted}")
+            roles = {
+                role: BotSpec(name=f"{bot.name}.{role}", command=_argv(cmd), cwd=cwd, own_folder=bot.cwd is not None)
+                for role, cmd in bot.roles.items()
+            }
+            spec = BotSpec(name=bot.name, roles=roles)
+        spec = dataclasses.replace(spec, transport=bot.transport, shared_folder=bot.shared_folder)
+        check_transport(game_class, spec)
+        check_command(spec)
+    except BotSpecError as error:
+        raise ConfigError(f"{where}: {_unnamed(error)}") from None
+    return spec
+
+
+def _unnamed(error: Exception) -> str:
+    """A bot error's message without its leading "bot 'NAME': " (the file's key names the bot)."""
+    return re.sub(r"^bot '[^']*': ", "", str(error))
+
+
+def _argv(command: list[str] | str) -> tuple[str, ...]:
+    argv = tuple(shlex.split(command)) if isinstance(command, str) else tuple(command)
+    if not argv:
+        raise BotSpecError("command: empty")
+    return argv

@@ -1,0 +1,50 @@
+"""A league's schedule from its file: each game's id from what its bots and variants stand for.
+
+``planned_schedule`` gives the games lazily (``league.plan.schedule.Schedule``: counted and indexed, made
+only when asked for), so ``league validate`` can plan a million-game league without building it;
+``league.cluster.runner.schedule`` is the same games as a list, for a run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from league.match.bot_spec import spec_to_data
+from league.plan.config import League
+from league.plan.schedule import Schedule, SoloSchedule, TableSchedule, gauntlet_schedule, round_robin_schedule
+from league.plan.seed import league_seed
+
+
+def fingerprints(league: League) -> dict[str, str]:
+    """Per bot and variant name, a digest of what it stands for (with the league-wide rules of play)."""
+    config = league.config
+    limits = config.limits.model_dump(mode="json", exclude_defaults=True)  # a new limit's default changes no id
+    common = {"game": config.game, "limits": limits, "clock": config.clock}
+    common |= {"margin": config.time_margin_ms, "sandbox": config.sandbox.model_dump(mode="json")}
+    parts: dict[str, Any] = {name: game.variant() for name, game in league.games.items()}
+    parts |= {name: spec_to_data(spec) for name, spec in league.bots.items()}
+    return {name: _digest({"common": common, "own": value}) for name, value in parts.items()}
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def planned_schedule(league: League) -> Schedule:
+    """The league's schedule, games made only when asked for: ``league.cluster.runner.schedule``'s games, in order."""
+    config = league.config
+    names = [bot.name for bot in config.bots]
+    variants = list(config.variants)
+    prints = fingerprints(league)
+    seed = league_seed(league).value
+    if config.format == "gauntlet":
+        field = [name for name in names if name not in config.candidates]
+        return gauntlet_schedule(config.name, config.candidates, field, variants, config.games_per_pair, seed, prints)
+    if config.format == "solo":
+        return SoloSchedule(config.name, names, variants, config.runs_per_case, seed, prints)
+    if config.format == "tables":
+        sizes = config.players_per_table or []
+        return TableSchedule(config.name, names, variants, sizes, config.tables, seed, prints)
+    return round_robin_schedule(config.name, names, variants, config.games_per_pair, seed, prints)

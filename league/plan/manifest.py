@@ -1,0 +1,121 @@
+"""A league folder's manifest, ``league.json``: what the league is now, and the runs that played it.
+
+``league run`` writes it before playing: the games that make up the league as configured now (the
+report leaves out games stored under an older config), the game, each variant's rules, each bot's
+spec, the seed (and when the league drew it, if it did) and the rules of play, so that ``league
+report DIR`` can rebuild the whole report from the folder alone. Each run adds when it started and
+ended, how long it took and how many games it stored. The file is replaced whole (written beside it,
+then renamed), so a full disk never leaves half of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from league.match.bot_spec import spec_to_data
+from league.plan.config import League
+from league.plan.schedule import GameSpec
+from league.plan.seed import league_seed
+from league.store.faults import StoreWriteError, write_failure
+from league.store.folder import MANIFEST
+
+RUN_TIME = "%Y-%m-%d %H:%M UTC"
+"""How a run's start and end are written (``2024-05-01 12:00 UTC``: to the minute, in UTC)."""
+
+
+def write_manifest(league: League, specs: list[GameSpec]) -> None:
+    """Record what the league is now: its games, game, variants' rules, bots, seed and rules of play.
+
+    The report leaves out stored games that are not among these ids (games of an older config).
+    The runs recorded by earlier runs of the same league (``record_run``) are kept (unless the old
+    manifest is damaged: it is replaced whole).
+
+    Raises:
+        StoreWriteError: The folder refused the write; the old manifest is left as it was.
+    """
+    config = league.config
+    seed = league_seed(league)
+    path = league.output / MANIFEST
+    try:
+        earlier = read_manifest(league.output) or {}
+    except ManifestDamaged:  # rewritten whole below: only the earlier runs' times are lost
+        earlier = {}
+    manifest = {
+        "name": config.name,
+        "game": config.game,
+        "bots": list(league.bots),
+        "variants": list(league.games),
+        "format": config.format,
+        "seed": seed.value,
+        "seed_drawn": seed.drawn,  # None: the league file gives it
+        "league_file": str(league.path.resolve()),
+        "settings": {name: game.variant() for name, game in league.games.items()},
+        "bot_specs": {name: spec_to_data(spec) for name, spec in league.bots.items()},
+        "play": {
+            "clock": config.clock,
+            "time_margin_ms": config.time_margin_ms,
+            "sandbox": config.sandbox.mode.value,
+            "limits": config.limits.model_dump(mode="json", exclude_defaults=True),
+        },
+        "runs": earlier.get("runs", []) if earlier.get("game_ids") == [s.game_id for s in specs] else [],
+        "game_ids": [spec.game_id for spec in specs],
+    }
+    _replace(path, json.dumps(manifest, indent=1) + "\n")
+
+
+def record_run(folder: Path, started: str, ended: str, seconds: float, played: int) -> None:
+    """Add one run (when it started and ended, its wall time, the games it stored) to the manifest's ``runs``."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        return
+    run = {"started": started, "ended": ended, "seconds": round(seconds, 1), "played": played}
+    manifest.setdefault("runs", []).append(run)
+    _replace(folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a file beside it, then a rename.
+
+    Raises:
+        StoreWriteError: The disk refused (full, read-only); the old file is left as it was.
+    """
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text)
+        os.replace(partial, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise StoreWriteError(write_failure(path, error)) from error
+
+
+class ManifestDamaged(ValueError):
+    """A league folder's manifest that cannot be read or is not one; the message names it and the fix."""
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The manifest of a report folder, if a run wrote one.
+
+    Raises:
+        ManifestDamaged: It cannot be read, or is not a JSON object.
+    """
+    path = folder / MANIFEST
+    fix = "`league run` of the league's file writes it again (the games stored are kept)"
+    try:
+        text = path.read_text()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not text"
+        raise ManifestDamaged(f"{path}: cannot read the league's manifest ({reason}); {fix}") from None
+    try:
+        manifest = json.loads(text)
+    except ValueError:
+        manifest = None
+    if not isinstance(manifest, dict):
+        raise ManifestDamaged(f"{path}: the league's manifest is damaged (not a JSON object); {fix}")
+    return manifest

@@ -1,0 +1,8 @@
+"""A stored game played again: exactly, on a virtual clock, and shown in the browser or a terminal.
+
+``rebuild`` (a record's game played again from its moves), ``page`` with ``assets/`` (the
+self-contained page and its player), ``files`` (a league folder's replays and highlights),
+``command`` (the ``league play`` line that plays a stored game again).
+
+May import: ``league.plan``, ``league.store``, ``league.stats``, ``league.match``, ``engine``.
+"""

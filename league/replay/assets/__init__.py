@@ -1,0 +1,1 @@
+"""Static files of replay pages: the player, its styles, shared board drawing (league/replay/page.py)."""

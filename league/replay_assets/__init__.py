@@ -1,1 +1,0 @@
-"""Static files of replay pages: the player, its styles, shared board drawing (league/replay_page.py)."""

@@ -1,0 +1,8 @@
+"""The report folder of a league: ``report.md``, ``index.html``, CSV tables and PNG charts.
+
+``build`` (writes the folder), ``page`` (sections, tables and bullets as Markdown and HTML),
+``header``, ``tables``, ``charts``, ``strength``, ``variants`` with ``variant_charts``, ``faults``,
+``games`` with its script ``games.js`` (the games list), ``solo``, ``replays``.
+
+May import: ``league.replay``, ``league.plan``, ``league.store``, ``league.stats``, ``league.match``, ``engine``.
+"""

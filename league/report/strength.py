@@ -1,0 +1,95 @@
+"""The report's "Are strong programs strong?" part, from ``league.stats.analysis.assess``.
+
+Bradley-Terry strengths with honest intervals, the likelihood of superiority of every pair, each
+bot's chance of every place, the evidence that the ranking is real (each figure with a sentence
+saying what it means), how many more games would settle what is not settled, and the verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from league.report.build import charts as charts
+from league.report.page import Bullets, Chart, Paragraph, ReportParts, Section, Table
+from league.stats.analysis import Assessment, assess
+
+STRENGTH_NOTES = (
+    ("place", "the order by Bradley-Terry strength (it may differ from TrueSkill's, which depends on game order)"),
+    ("elo / low_95 / high_95", "strength on the Elo scale (mean 0) and its 95% interval"),
+    ("sd", "the rating's standard deviation used for the likelihood of superiority"),
+    ("games", "games the bot played"),
+    ("score_rate", "its points per pairwise result (a win 1, a draw 1/2)"),
+    ("p_first", "its probability of being the strongest (as the place probabilities below)"),
+)
+
+NEIGHBOUR_NOTES = (
+    ("difference / sd", "Elo between the two and the standard deviation of that difference"),
+    ("los", "likelihood that the higher is really stronger"),
+    ("settled", "los at least 0.95"),
+    ("factor / more_games_per_pair", "how many times today's games, and how many more per pair, would settle it"),
+    ("tie", "so close that it may be a tie: no number of games settles a true tie"),
+)
+
+
+def strength_report(bots: Sequence[str], records: list[dict[str, Any]], trueskill_order: Sequence[str]) -> ReportParts:
+    """``strength.csv``, ``los.csv``, ``rank_probabilities.csv``, their charts, sections and the verdict."""
+    found = assess(bots, records, trueskill_order)
+    parts = ReportParts()
+    parts.tables |= {
+        "strength.csv": found.strength,
+        "los.csv": found.los,
+        "rank_probabilities.csv": found.rank_probabilities,
+    }
+    if len(found.strength):
+        parts.charts["strength.png"] = lambda path: charts.strength_chart(found.strength, path)
+    if len(found.los) > 1:
+        parts.charts["los.png"] = lambda path: charts.los_chart(found.los, path)
+    parts.verdict = [Paragraph(found.verdict)]
+    parts.sections += [_ratings_section(found), _evidence_section(found)]
+    return parts
+
+
+def _ratings_section(found: Assessment) -> Section:
+    blocks: list[Any] = [
+        Paragraph("Bradley-Terry strengths from all games at once, with 95% intervals:"),
+        Table(found.strength, STRENGTH_NOTES, name="strength"),
+    ]
+    if found.unrated:
+        blocks.append(Paragraph(f"No games yet, so no strength: {', '.join(found.unrated)}."))
+    if len(found.strength):
+        blocks.append(Chart("strength.png", "Bradley-Terry strength with 95% intervals."))
+    if len(found.los) > 1:
+        blocks += [
+            Paragraph("Likelihood of superiority: the probability that the row bot is stronger than the column bot."),
+            Table(found.los.astype(object).where(found.los.notna(), "").reset_index(names="bot"), name="los"),
+            Chart("los.png", "Likelihood of superiority, row bot over column bot."),
+            Paragraph("Each bot's chance of each place (the normal approximation LOS uses, bootstrap included):"),
+            Table(found.rank_probabilities.reset_index(), name="places"),
+        ]
+    return Section("Ratings with their uncertainty", blocks)
+
+
+def _neighbours_shown(neighbours: pd.DataFrame) -> pd.DataFrame:
+    """The neighbours table as a person reads it: Elo to 0.1, LOS to 3 decimals, yes or no."""
+    shown = neighbours.copy()
+    shown[["difference", "sd"]] = shown[["difference", "sd"]].round(1)
+    shown["los"] = shown["los"].round(3)
+    shown["factor"] = shown["factor"].round(2)
+    for column in ("settled", "tie"):
+        shown[column] = ["yes" if value else "no" for value in shown[column]]
+    return shown
+
+
+def _evidence_section(found: Assessment) -> Section:
+    blocks: list[Any] = [Bullets(found.figures), Paragraph(found.verdict)]
+    if len(found.neighbours):
+        blocks += [
+            Paragraph("Enough games? Neighbours in the ranking, best first:"),
+            Table(_neighbours_shown(found.neighbours), NEIGHBOUR_NOTES, name="neighbours"),
+            Bullets(found.games_needed),
+        ]
+    blocks.append(Bullets(found.method))
+    return Section("Are strong programs strong?", blocks)

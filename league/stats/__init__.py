@@ -1,0 +1,11 @@
+"""Ratings and evidence, from stored results alone: pure functions of records, no files, no Ray.
+
+``placing`` (a result seat by seat: each seat's own fault, its place as the league counts it),
+``ratings`` with ``trueskill_fast`` (TrueSkill in schedule order), ``bradley_terry`` (the
+order-free fit), ``pairwise`` (head-to-head tables), ``strength`` (bootstrap, LOS, place
+probabilities), ``evidence``, ``cycles`` and ``verdict`` (are strong programs strong?),
+``analysis`` (what the report's strength section shows), ``variant_*`` (rule variants compared on
+paired seeds), ``qualifier`` (solo leagues ranked as the CODE VS 2.1 qualifier was).
+
+May import: ``engine``. Nothing of ``league`` outside ``league.stats``.
+"""

@@ -1,0 +1,8 @@
+"""A league folder's files: the results and moves store, and what goes wrong writing or reading it.
+
+``results`` (``games.jsonl`` and ``moves.jsonl``: append-only, fsynced, a torn line detected),
+``faults`` (a full disk, an unwritable folder, a damaged line, said for people), ``folder`` (the
+folder's file names; whether a folder is a league's own, or why it cannot be written).
+
+May import: ``league.match``, ``league.stats``, ``engine``.
+"""
