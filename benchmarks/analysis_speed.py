@@ -25,18 +25,14 @@ import math
 import time
 
 import numpy as np
+from simulated_records import record, tables
 
 from league.stats.analysis import assess
 from league.stats.pairwise import pairwise_results
 
 
-def stored(index, seats, ranks, round_, variant):
-    result = {"scores": [0] * len(seats), "ranks": ranks, "termination": "NORMAL", "offenders": [], "plies": 1}
-    spec = {"index": index, "variant": variant, "seats": seats, "seed": round_, "round": round_}
-    return {"game_id": str(index), "spec": spec, "result": result | {"extra": {}}}
-
-
-def round_robin(games, names, rng):
+def round_robin(games, names, seed):
+    rng = np.random.default_rng(seed)
     ratings = dict(zip(names, np.linspace(-300, 300, len(names)), strict=True))
     records = []
     for round_ in itertools.count():
@@ -46,26 +42,16 @@ def round_robin(games, names, rng):
                     expected = 1 / (1 + 10 ** (-(ratings[seats[0]] - ratings[seats[1]] + 40) / 400))
                     draw = rng.random() < 0.1
                     ranks = [1, 1] if draw else [1, 2] if rng.random() < expected else [2, 1]
-                    records.append(stored(len(records), seats, ranks, round_, variant))
+                    records.append(record(len(records), seats, ranks, round_, variant))
                     if len(records) == games:
                         return records
     return records
 
 
-def tables(games, names, rng, size=4):
+def table_league(games, names, seed):
+    """``games`` records of 4-seat tables (``simulated_records.tables``), the bots' ratings as in the round robin."""
     ratings = dict(zip(names, np.linspace(-300, 300, len(names)), strict=True))
-    records = []
-    for table in itertools.count():
-        group = [str(name) for name in rng.choice(names, size, replace=False)]
-        for rotation in range(size):
-            seats = group[rotation:] + group[:rotation]
-            performance = np.array([ratings[name] for name in seats]) * math.log(10) / 400 + rng.gumbel(size=size)
-            ranks = np.empty(size, dtype=int)
-            ranks[np.argsort(-performance)] = np.arange(1, size + 1)
-            records.append(stored(len(records), seats, ranks.tolist(), table, "one"))
-            if len(records) == games:
-                return records
-    return records
+    return tables(ratings, count=math.ceil(games / 4), size=4, seed=seed)[:games]
 
 
 def best_of_three(action):
@@ -84,8 +70,8 @@ def main():
     parser.add_argument("--samples", type=int, default=200)
     args = parser.parse_args()
     names = [f"bot{k}" for k in range(args.bots)]
-    for label, build in (("round robin", round_robin), ("tables", tables)):
-        records = build(args.games, names, np.random.default_rng(0))
+    for label, build in (("round robin", round_robin), ("tables", table_league)):
+        records = build(args.games, names, seed=0)
         arrays = best_of_three(lambda records=records: pairwise_results(names, records))
         whole = best_of_three(lambda records=records: assess(names, records, names, samples=args.samples))
         print(f"{label:12s} arrays {arrays:.2f} s  assess {whole:.2f} s")

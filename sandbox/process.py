@@ -4,6 +4,7 @@
 jail chain, its environment and folder), not how the referee talks to it. All pipes are
 non-blocking: writes are queued and finished when the pipe has room, stdout is buffered into
 lines, stderr is drained into a bounded tail (kept with the game) so a bot can never block on it.
+Its CPU counters (what the ``own`` clock reads, its CPU weight) are ``sandbox.bot_cpu.BotCpu``'s.
 """
 
 from __future__ import annotations
@@ -18,53 +19,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from sandbox.bot_cpu import BotCpu
 from sandbox.jail import LaunchPlan, Sandbox
-from sandbox.procfs import (
-    CSTIME,
-    STATE,
-    TICK_NS,
-    UTIME,
-    OpenCounter,
-    descendants,
-    main_process,
-    read_small,
-    stat_fields,
-)
+from sandbox.procfs import descendants
 from sandbox.reaper import TRACKED, become_subreaper, reap_orphans, wait_gone
 from sandbox.transport import Transport
 
 STDERR_TAIL_BYTES = 4096
 _CHUNK = 1 << 16
-PONDERING_NS = 5_000_000
-"""CPU time a bot may use between its reply and its next request before it counts as computing on others' time."""
-JAIL_WRAPPERS = ("bwrap",)
-"""Programs of the jail that run above the bot's own command (bubblewrap and its init process)."""
-
-
-def tree_cpu_ns(pid: int) -> int:
-    """CPU time (user + system, with reaped children) of a process and every process below it, from /proc.
-
-    Walks the tree through each process's ``children`` file (a few reads for a bot, not a scan of
-    every process on the host); a process that left the tree (its parent died) is not counted.
-    """
-    ticks, frontier = 0, [pid]
-    while frontier:
-        current = frontier.pop()
-        fields = stat_fields(current)
-        if fields is None:
-            continue
-        ticks += sum(int(value) for value in fields[UTIME : CSTIME + 1])
-        for task in _tasks(current):
-            data = read_small(f"/proc/{current}/task/{task}/children")
-            frontier += [int(child) for child in data.split()] if data else []
-    return ticks * TICK_NS
-
-
-def _tasks(pid: int) -> list[str]:
-    try:
-        return os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
 
 
 def group_alive(pgid: int) -> bool:
@@ -82,7 +44,7 @@ class LaunchError(Exception):
     """A bot command that cannot be started; the message names it and says why."""
 
 
-class BotProcess(Transport):
+class BotProcess(BotCpu, Transport):
     """A running bot program.
 
     Args:
@@ -152,10 +114,6 @@ class BotProcess(Transport):
         self.stdin_broken = False
         self.family: set[int] = set()
         self.cores = sandbox.limits.cores if sandbox is not None else 1.0
-        self._main_schedstat: OpenCounter | None = None
-        self._answered_cpu_ns: int | None = None
-        self.ponders = False
-        """Whether the bot was seen computing between its reply and its next request (see ``thinking``)."""
 
     @property
     def pid(self) -> int:
@@ -281,72 +239,6 @@ class BotProcess(Transport):
             return f"was killed by signal {name}"
         return f"exited with status {status}"
 
-    def cpu_ns(self) -> int | None:
-        """CPU time of everything the bot started: from its cgroup, else from /proc for its process tree."""
-        if self.plan.cgroup is not None:
-            return self.plan.cgroup.cpu_ns()
-        return tree_cpu_ns(self.popen.pid)
-
-    def main_pid(self) -> int | None:
-        """The process of the bot's own command: below the jail's processes, the first that is not one of them.
-
-        None while the jail has not started it yet.
-        """
-        return main_process(self.popen.pid, JAIL_WRAPPERS) if self.plan.jailed else self.popen.pid
-
-    def _main_counts(self) -> tuple[int, int] | None:
-        """The main thread's (CPU ns, run-queue wait ns), read from a file kept open; None before it runs."""
-        if self._main_schedstat is None:
-            pid = self.main_pid()
-            if pid is None:
-                return None
-            self._main_schedstat = OpenCounter(f"/proc/{pid}/schedstat")
-        return self._main_schedstat.schedstat()
-
-    def wait_ns(self) -> int | None:
-        counts = self._main_counts()
-        return counts[1] if counts is not None else None
-
-    def own_counters(self) -> tuple[int | None, int | None]:
-        """Its cgroup's CPU time (jailed), else its main thread's (unjailed: a bot one trusts), and its wait.
-
-        One read of the main thread's counters gives both where there is no cgroup, so an unjailed
-        bot costs the referee no walk of its process tree each reply.
-        """
-        counts = self._main_counts()
-        wait = counts[1] if counts is not None else None
-        if self.plan.cgroup is not None:
-            return self.plan.cgroup.cpu_ns(), wait
-        if self.plan.jailed:
-            return tree_cpu_ns(self.popen.pid), wait
-        return (counts[0] if counts is not None else None), wait
-
-    def ready_to_run(self) -> bool:
-        pid = self.main_pid()
-        fields = stat_fields(pid) if pid is not None else None
-        return fields is not None and fields[STATE] == "R"
-
-    def thinking(self, asked: bool) -> None:
-        """Lower the CPU weight of a bot that computes on others' time while it is not asked; restore it when asked.
-
-        A bot that waits for its next request (almost every bot) keeps its weight and costs no
-        cgroup write. One that used more than ``PONDERING_NS`` of CPU between its reply and its
-        next request (pondering, or hogging) is marked, and from then on its weight drops after
-        each reply (``CgroupSlot.thinking``): only the turn it was caught on ran at full weight.
-        """
-        cgroup = self.plan.cgroup
-        if cgroup is None or cgroup.cpu_dir is None:
-            return
-        used = cgroup.cpu_ns()
-        if asked:
-            if used is not None and self._answered_cpu_ns is not None and used - self._answered_cpu_ns > PONDERING_NS:
-                self.ponders = True
-            cgroup.thinking(True)
-            return
-        self._answered_cpu_ns = used
-        if self.ponders:
-            cgroup.thinking(False)
-
     def wait_exit(self, timeout_s: float) -> int | None:
         """Wait up to ``timeout_s`` for the bot to exit; its return code or None."""
         try:
@@ -402,8 +294,7 @@ class BotProcess(Transport):
             reap_orphans()
             time.sleep(0.001)
         self.plan.cleanup()  # the cgroup goes only once every process in it has ended
-        if self._main_schedstat is not None:
-            self._main_schedstat.close()
+        self._close_main_counts()
         wait_gone(self.family, deadline)
         reap_orphans()  # the jail's inner process, adopted when the outer one ended
         self._drain_stderr()  # its last words (a traceback) may still be in the pipe

@@ -1,8 +1,11 @@
 """The ``league`` command: argument parsing and one module a command; the top of the package.
 
 ``main`` (the entry point: sub-commands assembled, user mistakes as one line), ``args`` (shared
-arguments and ``UsageError``), ``play`` (``league play``), ``run`` (``league run``, ``validate``,
-``report``), ``games``, ``standings``, ``compare``, ``replay``, and ``league bot`` in ``play``.
+arguments and ``UsageError``), ``play`` (``league play``), ``run`` (``league run``), ``validate``,
+``report``, ``games``, ``standings``, ``compare``, ``replay``, and ``league bot`` in ``play``; what
+``run``, ``validate`` and ``report`` share: ``league_file`` (a league loaded and checked whole),
+``cluster_join`` (the cluster asked for, checked, joined) and ``plan_text`` (the plan and warnings told).
 
-May import any wing. The command modules do not import each other; ``main`` assembles them.
+May import any wing. The command modules do not import each other, only the shared modules above
+(``args``, ``league_file``, ``cluster_join``, ``plan_text``); ``main`` assembles them.
 """

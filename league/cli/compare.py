@@ -31,8 +31,7 @@ import pandas as pd
 
 from engine import GAMES
 from league.cli.args import UsageError
-from league.plan.manifest import read_manifest
-from league.stats.ratings import scored
+from league.plan.manifest import read_manifest, scheduled_games
 from league.stats.variant_cells import text_cell
 from league.stats.variant_compare import VariantComparison, compare_variants
 from league.stats.variant_pairs import DRAWS, FIRST_SEAT
@@ -52,8 +51,7 @@ def load_comparison(folder: Path, baseline: str | None) -> VariantComparison:
     manifest = read_manifest(folder) if folder.is_dir() else None
     if manifest is None:
         raise UsageError(f"{folder}: no league here (no league.json); run `league run CONFIG` first")
-    wanted = set(manifest["game_ids"])
-    records = [record for record in scored(league_store(folder).records()) if record["game_id"] in wanted]
+    records = scheduled_games(league_store(folder).records(), manifest["game_ids"])
     if not records:
         raise UsageError(f"{folder}: no scored games yet; run `league run CONFIG` first")
     variants = list(manifest["variants"])

@@ -1,7 +1,9 @@
 """The ``league`` command line: the parser and ``main``; each command lives in a module of its own.
 
 * ``league play`` / ``league bot``: league/cli/play.py
-* ``league run`` / ``league validate`` / ``league report``: league/cli/run.py
+* ``league run``: league/cli/run.py
+* ``league validate``: league/cli/validate.py
+* ``league report``: league/cli/report.py
 * ``league games``: league/cli/games.py
 * ``league compare``: league/cli/compare.py
 * ``league standings``: league/cli/standings.py
@@ -31,8 +33,8 @@ COMMAND_MODULES = {
     "play": "play",
     "bot": "play",
     "run": "run",
-    "validate": "run",
-    "report": "run",
+    "validate": "validate",
+    "report": "report",
     "games": "games",
     "standings": "standings",
     "compare": "compare",

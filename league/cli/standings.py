@@ -21,9 +21,9 @@ from rich.table import Table
 from rich.text import Text
 
 from league.cli.args import UsageError
-from league.plan.manifest import read_manifest
+from league.plan.manifest import read_manifest, scheduled_games
 from league.stats.qualifier import qualifier_frame
-from league.stats.ratings import league_table, ranking, scored
+from league.stats.ratings import league_table, ranking
 from league.store.results import league_store
 
 
@@ -44,10 +44,10 @@ def league_folder(text: str) -> tuple[Path, dict[str, Any]]:
 
 def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]:
     """The table of what is stored now, and whether every game of the league is stored."""
-    wanted = set(manifest["game_ids"])
-    records = [record for record in scored(league_store(folder).records()) if record["game_id"] in wanted]
-    done = len(records) >= len(wanted)
-    heading = Text(f"{manifest['name']}: {len(records)} of {len(wanted)} games stored", style="bold")
+    records = scheduled_games(league_store(folder).records(), manifest["game_ids"])
+    planned = len(set(manifest["game_ids"]))
+    done = len(records) >= planned
+    heading = Text(f"{manifest['name']}: {len(records)} of {planned} games stored", style="bold")
     bots = manifest["bots"]
     if records and all(len(record["spec"]["seats"]) == 1 for record in records):
         frame = qualifier_frame(records, bots, manifest["variants"])

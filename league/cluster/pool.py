@@ -45,7 +45,7 @@ import ray
 from ray.exceptions import RayActorError, TaskCancelledError
 
 from league.cluster.worker import LeagueSetup, failure_detail, infra_record, play_game
-from league.plan.schedule import GameSpec
+from league.plan.game_spec import GameSpec
 from league.store.results import INFRA_ERROR
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode

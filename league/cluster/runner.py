@@ -35,14 +35,13 @@ from league.cluster.worker import LeagueSetup, infra_record
 from league.match.bot_spec import spec_to_data
 from league.plan.config import League
 from league.plan.cores import need_of
+from league.plan.game_spec import GameSpec
 from league.plan.league_schedule import planned_schedule
 from league.plan.manifest import (
     RUN_TIME,
-    read_manifest,  # noqa: F401 - callers' import
     record_run,
     write_manifest,
 )
-from league.plan.schedule import GameSpec
 from league.plan.seed import keep_seed, league_seed
 from league.store.results import INFRA_ERROR, ResultStore, StoreWriteError, league_store
 from sandbox.jail import Sandbox, sweep_stale_scratch

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import plural
 from league.cluster.bot_cache import ShippedPath, unpacked
-from league.store.results import MOVE_LOG, STORE
+from league.store.folder import MOVE_LOG, STORE, holds_store
 from sandbox.access import bound_folder, named_paths
 
 if TYPE_CHECKING:
@@ -295,7 +295,7 @@ def _tree(folder: Path, skip: tuple[Path, ...], left: list[Path] | None = None) 
     """The files, folders and links under ``folder`` in sorted order, without what stays behind."""
     for entry in sorted(folder.iterdir()):
         mode = entry.lstat().st_mode
-        if entry.name in LEFT_BEHIND or entry in skip or (stat.S_ISDIR(mode) and (entry / STORE).exists()):
+        if _never_shipped(entry, stat.S_ISDIR(mode), skip):
             if left is not None:
                 left.append(entry)
             continue
@@ -306,6 +306,11 @@ def _tree(folder: Path, skip: tuple[Path, ...], left: list[Path] | None = None) 
             yield from _tree(entry, skip, left)
 
 
+def _never_shipped(entry: Path, is_folder: bool, skip: tuple[Path, ...]) -> bool:
+    """Whether ``entry`` stays behind: a name of ``LEFT_BEHIND``, one of ``skip``, or a folder holding a league."""
+    return entry.name in LEFT_BEHIND or entry in skip or (is_folder and holds_store(entry))
+
+
 def _stays_behind(folder: Path, path: Path, skip: tuple[Path, ...]) -> bool:
     """Whether ``path`` (absolute, under ``folder``) lies in something never shipped."""
     if not _within(path, folder):
@@ -313,7 +318,7 @@ def _stays_behind(folder: Path, path: Path, skip: tuple[Path, ...]) -> bool:
     relative = path.relative_to(folder).parts
     for depth in range(1, len(relative) + 1):
         entry = folder.joinpath(*relative[:depth])
-        if entry.name in LEFT_BEHIND or entry in skip or (entry.is_dir() and (entry / STORE).exists()):
+        if _never_shipped(entry, entry.is_dir(), skip):
             return True
     return False
 

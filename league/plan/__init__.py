@@ -1,7 +1,8 @@
 """The league file and what it schedules, before anything plays.
 
-``config`` (the YAML file validated into typed objects), ``formats`` (which formats seat a
-variant), ``schedule`` with ``table_draw`` (round robin, gauntlet, tables, solo), ``league_schedule``
+``config`` (the YAML file read and validated into typed objects) with ``config_schema`` (its keys as
+pydantic models), ``formats`` (which formats seat a variant), ``schedule`` with ``table_draw`` (round
+robin, gauntlet, tables, solo) and ``game_spec`` (one game and its id), ``league_schedule``
 (a league file's games, counted or built), ``seed`` (the league seed: the file's, or drawn and kept
 secret), ``cores`` (the cores a game needs), ``bot_folders`` (bots kept apart), ``manifest`` (what
 the folder's ``league.json`` holds: the plan and its runs).

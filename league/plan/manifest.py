@@ -13,13 +13,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from league.match.bot_spec import spec_to_data
 from league.plan.config import League
-from league.plan.schedule import GameSpec
+from league.plan.game_spec import GameSpec
 from league.plan.seed import league_seed
+from league.stats.ratings import scored
 from league.store.faults import StoreWriteError, write_failure
 from league.store.folder import MANIFEST
 
@@ -119,3 +121,17 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
     if not isinstance(manifest, dict):
         raise ManifestDamaged(f"{path}: the league's manifest is damaged (not a JSON object); {fix}")
     return manifest
+
+
+def scheduled_games(records: Iterable[dict[str, Any]], game_ids: Iterable[str] | None) -> list[dict[str, Any]]:
+    """The scored records among ``records`` of the games in ``game_ids`` (a manifest's), in store order.
+
+    Args:
+        records: Stored records (INFRA_ERROR games are left out, as ``league.stats.ratings.scored`` does).
+        game_ids: The games of the league's schedule (``league.json``'s ``game_ids``); None: every game.
+    """
+    games = scored(records)
+    if game_ids is None:
+        return games
+    wanted = set(game_ids)
+    return [record for record in games if record["game_id"] in wanted]

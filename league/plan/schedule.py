@@ -4,72 +4,20 @@ Games come in pairs that share one seed with the seats swapped, so a first-seat 
 cancels out; bots of multi-player games sit at tables, each table played once per rotation of
 its seats on one seed; in a solo league every bot plays alone on the same seeds. Every variant
 is played on the same seeds, so variants compare like with like.
-A game's id is a hash of the league, the variant, the pairing, the round and the seat order:
-the same config always gives the same ids, whatever runs them. A ``Schedule`` makes each game only
-when it is asked for, so a league of millions of games is counted and sampled without being built.
+Every game's id is a hash of what makes it that game (``league.plan.game_spec.game_id``): the same
+config always gives the same ids, whatever runs them. A ``Schedule`` makes each game only when it is
+asked for, so a league of millions of games is counted and sampled without being built.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import typing
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
 
 from engine.core import derive_seed
-from league.plan.table_draw import Balance, draw_tables, even_tables, table_balance  # noqa: F401 - even_tables: callers' import
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One match to play, as it crosses the wire to a worker.
-
-    Attributes:
-        game_id: Deterministic id (hex).
-        index: Position in the schedule (ratings are applied in this order).
-        league: The league's name.
-        variant: The variant's name.
-        seats: Bot names, seat 0 first.
-        seed: The match seed (below 2**63), shared by the seat-swapped twin (a table's rotations)
-            and by every variant.
-        round: Which repetition of the pairing this is (0-based pair of games); for tables, the
-            table's number in the schedule.
-    """
-
-    game_id: str
-    index: int
-    league: str
-    variant: str
-    seats: tuple[str, ...]
-    seed: int
-    round: int
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        data = asdict(self)
-        data["seats"] = list(self.seats)
-        return data
-
-
-def game_id(
-    league: str, variant: str, pairing: Sequence[str], round_: int, seats: Sequence[str], content: str = ""
-) -> str:
-    """The id of one game: a hash of what makes it that game.
-
-    Args:
-        league: The league's name.
-        variant: The variant's name.
-        pairing: The bots that meet.
-        round_: Which repetition of the pairing.
-        seats: The seat order.
-        content: What the names stand for (variant parameters, bot specs, seed, limits), so a
-            changed config gives new games instead of reusing stored ones.
-    """
-    text = "\x1f".join([league, variant, ",".join(sorted(pairing)), str(round_), ",".join(seats), content])
-    return hashlib.sha256(text.encode()).hexdigest()[:20]
-
+from league.plan.game_spec import GameSpec, game_id
+from league.plan.table_draw import Balance, draw_tables, table_balance
 
 Seating = tuple[tuple[str, ...], int, tuple[str, ...], int]
 """One seating of a schedule, played once per variant: the group of bots, the round, the seat order, the match seed."""

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import GAMES
-from league.plan.manifest import read_manifest
+from league.plan.manifest import read_manifest, scheduled_games
 from league.replay.command import ReplayCommands
-from league.report.build import charts as charts
+from league.report import charts
 from league.report.faults import faults_blocks
 from league.report.games import game_rows, games_frame, games_html, games_markdown
 from league.report.header import header_section, subtitle
@@ -45,7 +45,7 @@ from league.report.tables import (
     standings_frame,
 )
 from league.report.variants import VARIANT_CHARTS, variants_report
-from league.stats.ratings import LeagueTable, league_table, ranking, scored
+from league.stats.ratings import LeagueTable, league_table, ranking
 from league.store.results import ResultStore, league_store
 
 TABLES = (
@@ -128,10 +128,7 @@ def load_games(
 ) -> LeagueGames:
     """The scored games of ``folder`` (those of ``game_ids`` only, when given) with the folder's manifest."""
     store = store or league_store(folder)
-    records = scored(store.records())
-    if game_ids is not None:
-        wanted = set(game_ids)
-        records = [record for record in records if record["game_id"] in wanted]
+    records = scheduled_games(store.records(), game_ids)
     manifest = read_manifest(folder) or {}
     game = GAMES.get(manifest.get("game", ""))
     label = score_label or (game.score_label if game is not None else None)

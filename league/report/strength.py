@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from league.report.build import charts as charts
+from league.report import charts
 from league.report.page import Bullets, Chart, Paragraph, ReportParts, Section, Table
 from league.stats.analysis import Assessment, assess
 

@@ -15,13 +15,20 @@ import os
 import tempfile
 from pathlib import Path
 
-from league.store.results import STORE
-
+STORE = "games.jsonl"
+"""The results file: what makes a folder a league's (``league.store.results.league_store`` opens it)."""
+MOVE_LOG = "moves.jsonl"
+"""The move log beside it: what only replays read."""
 MANIFEST = "league.json"
 """The league's manifest (written and read by ``league.plan.manifest``)."""
 LEAGUE_FILES = (MANIFEST, STORE)
 """The files that make a folder a league's (a run makes its store before anything else)."""
 _SHOWN = 3
+
+
+def holds_store(folder: Path) -> bool:
+    """Whether ``folder`` holds a league's store (``STORE``): shipping a bot's folder leaves such a folder behind."""
+    return (folder / STORE).exists()
 
 
 def holds_league(folder: Path) -> bool:

@@ -26,28 +26,24 @@ still read: fingerprints are computed on reading and details come from each reco
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import gc
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from league.store.faults import Damage, StoreWriteError, torn_tail_cut, write_failure
+from league.store.folder import MOVE_LOG, STORE
+from league.store.lines import complete_lines, cut_torn_tail, encode_line, read_line, write_durably
 
 INFRA_ERROR = "INFRA_ERROR"
-STORE = "games.jsonl"
-"""The results file: what makes a folder a league's (``league_store`` opens it)."""
-MOVE_LOG = "moves.jsonl"
-"""The move log beside it: what only replays read."""
 RESULT_FIELDS = ("game_id", "spec", "result", "time_used_ms", "worker", "node")
 """What a results line keeps of a record (besides ``fingerprint`` and ``log``); the rest goes to the move log."""
 WRITE_CHUNK = 1000
 """Records written between two fsyncs by ``extend``."""
-_TAIL_BLOCK = 1 << 16
 
 
 class StoreBusy(Exception):
@@ -151,7 +147,7 @@ class ResultStore:
                 continue  # a move log removed by hand: those details are lost
             with path.open("rb") as handle:
                 for offset, length, game_id in wanted:
-                    entry = _read_line(handle, offset, length)
+                    entry = read_line(handle, offset, length)
                     if entry is not None and entry.get("game_id") == game_id:
                         found[game_id] = {
                             k: v for k, v in entry.items() if k not in RESULT_FIELDS and k != "fingerprint"
@@ -178,7 +174,7 @@ class ResultStore:
             kept: dict[str, dict[str, Any]] = {}
             where: dict[str, _Place] = {}
             self._damage = Damage()
-            for offset, raw, record in _complete_lines(self.path, self._damage):
+            for offset, raw, record in complete_lines(self.path, self._damage):
                 game_id = record["game_id"]
                 if "fingerprint" not in record:  # a whole record, as stored before the split
                     record = _from_whole_record(record, with_fingerprints)
@@ -218,7 +214,7 @@ class ResultStore:
             raise StoreBusy(f"{self.path}: another league run is writing it; wait for it or stop it") from None
         try:
             for path in (self.path, self.log_path):
-                if _cut_torn_tail(path):
+                if cut_torn_tail(path):
                     self._cut.append(torn_tail_cut(path.name))
             self._log = self.log_path.open("ab", buffering=0)
         except OSError as error:
@@ -265,14 +261,14 @@ class ResultStore:
         for record in records:
             compact, rest = split_record(record)
             if rest is not None:
-                line = _encode(rest)
+                line = encode_line(rest)
                 compact["log"] = [end, len(line)]
                 end += len(line)
                 log_lines.append(line)
-            result_lines.append(_encode(compact))
+            result_lines.append(encode_line(compact))
         if log_lines:
-            _write_durably(self._log, log_lines)
-        _write_durably(self._results, result_lines)
+            write_durably(self._log, log_lines)
+        write_durably(self._results, result_lines)
         self._where = None  # the pointers of the last scan may be stale now
 
     def reset(self) -> None:
@@ -305,97 +301,6 @@ def _from_whole_record(record: dict[str, Any], with_fingerprint: bool) -> dict[s
         seats = spec.get("seats", []) if isinstance(spec, dict) else []
         compact["fingerprint"] = fingerprint(seats, record.get("moves") or [])
     return compact
-
-
-def _complete_lines(path: Path, damage: Damage) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
-    """(byte offset, raw line, decoded object) of every whole line holding a game record (an object with a game id).
-
-    The other lines are noted in ``damage``: the numbers of whole lines that hold no record, and a
-    torn last line.
-    """
-    if not path.exists():
-        return
-    offset = 0
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.endswith(b"\n"):
-                damage.torn = True  # a torn last line from a crash: that game is replayed
-                return
-            try:
-                decoded = json.loads(raw)
-            except ValueError:  # not JSON, or not UTF-8
-                decoded = None
-            if isinstance(decoded, dict) and type(decoded.get("game_id")) is str:
-                yield offset, raw, decoded
-            else:
-                damage.bad_lines.append(number)
-            offset += len(raw)
-
-
-def _read_line(handle: BinaryIO, offset: int, length: int) -> dict[str, Any] | None:
-    """The JSON object of the whole line at ``offset``, or None where there is none."""
-    handle.seek(offset)
-    raw = handle.read(length)
-    if len(raw) != length or not raw.endswith(b"\n"):
-        return None
-    try:
-        decoded = json.loads(raw)
-    except ValueError:
-        return None
-    return decoded if isinstance(decoded, dict) else None
-
-
-def _encode(data: dict[str, Any]) -> bytes:
-    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
-
-
-def _write_durably(handle: BinaryIO, lines: list[bytes]) -> None:
-    """Append whole lines to an unbuffered file and fsync it; a write that fails is taken back.
-
-    A Ctrl-C that comes once every line is written (during the fsync) keeps them: they are whole.
-
-    Raises:
-        StoreWriteError: The disk refused the write (the file is cut back to where it was).
-    """
-    start = handle.seek(0, os.SEEK_END)
-    data = memoryview(b"".join(lines))
-    try:
-        while data:
-            data = data[handle.write(data) or 0 :]
-        os.fsync(handle.fileno())
-    except BaseException as error:  # Ctrl-C or a full disk: leave no partial line for the next write to run into
-        if not data and not isinstance(error, OSError):
-            # Ctrl-C during the fsync: every line is whole and already read by others; keep them, durable.
-            with contextlib.suppress(OSError):
-                os.fsync(handle.fileno())
-            raise
-        with contextlib.suppress(OSError):
-            handle.truncate(start)
-        if isinstance(error, OSError):
-            raise StoreWriteError(write_failure(Path(handle.name), error)) from error
-        raise
-
-
-def _cut_torn_tail(path: Path) -> int:
-    """Cut a file back to its last newline (a torn last line), reading only its end; returns the bytes cut."""
-    if not path.exists():
-        return 0
-    with path.open("rb+") as handle:
-        size = handle.seek(0, os.SEEK_END)
-        end = size
-        while end > 0:
-            start = max(0, end - _TAIL_BLOCK)
-            handle.seek(start)
-            block = handle.read(end - start)
-            if end == size and block.endswith(b"\n"):
-                return 0
-            newline = block.rfind(b"\n")
-            if newline >= 0:
-                handle.truncate(start + newline + 1)
-                return size - (start + newline + 1)
-            end = start
-        handle.truncate(0)
-        return size
 
 
 def league_store(folder: Path) -> ResultStore:

@@ -11,7 +11,7 @@ from sandbox.procfs import children_of, process_table
 from sandbox.reaper import become_subreaper
 from tests.conftest import BOTS, alive, bot_command, processes_below, script_bot
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SHORT = ["--set", "turns_per_player=10"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.conftest import BOTS, processes_below, refusal, with_ctrl_c, write_league
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_second_run_while_a_first_one_plays_the_league_is_only_its_refusal(league_cli, tmp_path):

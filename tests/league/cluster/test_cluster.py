@@ -29,7 +29,7 @@ import yaml
 
 from tests.conftest import BOTS, write_league
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RAY_ON_LOOPBACK = (
     "import sys; from ray._private import services; services.resolve_ip_for_localhost = lambda host: host;"
     " from ray.scripts.scripts import main; sys.argv[0] = 'ray'; main()"

@@ -19,7 +19,7 @@ from league.report.build import write_report
 from tests.conftest import with_ctrl_c, write_league
 from tests.league.plan.test_tables import nimmt_league
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def stored_ids(folder: Path) -> list[str]:

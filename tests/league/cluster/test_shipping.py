@@ -389,7 +389,7 @@ def test_a_sweep_removes_old_and_surplus_copies_and_what_killed_workers_left_nev
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-        cwd=Path(bot_cache.__file__).parents[1],
+        cwd=Path(bot_cache.__file__).parents[2],
     )
     try:
         assert holder.stdout.readline() == "holding\n"

@@ -18,7 +18,7 @@ from league.match.players import make_launcher
 from league.match.referee import play_match
 from tests.conftest import bot_command
 
-DATA = Path(__file__).resolve().parents[1] / "engine" / "data" / "codevs21"
+DATA = Path(__file__).resolve().parents[2] / "engine" / "data" / "codevs21"
 CASE_OF = {"1371500651": "small", "1371738939": "medium", "1371660068": "large"}
 
 
@@ -119,7 +119,7 @@ def test_the_bot_side_reads_the_greeting_and_answers_every_turn_at_the_end():
 
 
 def test_the_readme_minimal_bot_plays_until_it_overflows(tmp_path):
-    readme = (Path(__file__).resolve().parents[2] / "engine" / "codevs21" / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "engine" / "codevs21" / "README.md").read_text()
     code = readme.split("## 7. A minimal bot (solo)\n\n```python\n")[1].split("```")[0]
     (tmp_path / "bot.py").write_text(code)
     result = play(Codevs21(case="small"), f"python3 {tmp_path / 'bot.py'}", seed=3).result

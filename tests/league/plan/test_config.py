@@ -117,7 +117,7 @@ def test_sandbox_accepts_a_mode_or_a_mapping(tmp_path):
 def test_example_configs_are_valid():
     from pathlib import Path
 
-    for path in sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml")):
+    for path in sorted((Path(__file__).resolve().parents[3] / "configs").glob("*.yaml")):
         assert load_league(path).config.name == yaml.safe_load(path.read_text())["name"]
 
 

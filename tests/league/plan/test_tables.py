@@ -9,7 +9,8 @@ import yaml
 
 from league.cluster.runner import run_league, schedule
 from league.plan.config import ConfigError, load_league
-from league.plan.schedule import balance, even_tables, round_robin, tables
+from league.plan.schedule import balance, round_robin, tables
+from league.plan.table_draw import even_tables
 from league.report.build import write_report
 from league.stats.analysis import assess
 from league.stats.ratings import league_table, rank_points

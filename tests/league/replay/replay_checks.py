@@ -18,7 +18,7 @@ from league.replay.files import LeagueReplays
 from tests.browser import Browser
 from tests.conftest import play_in_process
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOTS = ROOT / "reports" / "screenshots"
 
 

@@ -20,7 +20,7 @@ from tests.browser import Browser, Page
 from tests.conftest import BOTS, play_in_process, write_league
 from tests.league.report.made_up_games import BIG_SCORE, HOSTILE, made_up_records, replay
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOT = ROOT / "reports" / "screenshots" / "report.png"
 GAMES = 450  # three pages of 200
 

@@ -4,11 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from benchmarks.simulated_records import record, tables
 from league.stats.analysis import NEIGHBOUR_COLUMNS, STRENGTH_COLUMNS, assess
 from league.stats.pairwise import pairwise_results
 from league.stats.ratings import rank_points
 
-from .simulated_leagues import elo_model, record, round_robin, tables
+from .simulated_leagues import elo_model, round_robin
 
 SKILLS = {"strong": 200, "middle": 0, "weak": -200}
 

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from benchmarks.simulated_records import tables
 from league.stats.analysis import assess
 from league.stats.bradley_terry import fit
 from league.stats.cycles import logit_variance, significant_cycles, transitivity
@@ -10,7 +11,7 @@ from league.stats.evidence import agreement, kendall_tau, prediction, reliabilit
 from league.stats.pairwise import pairwise_results
 from league.stats.verdict import Neighbours, league_games_needed, settled_places
 
-from .simulated_leagues import elo_model, rock_paper_scissors, round_robin, tables
+from .simulated_leagues import elo_model, rock_paper_scissors, round_robin
 
 SIX = {f"bot{k}": -300 + 120 * k for k in range(6)}
 RPS = ["rock", "paper", "scissors"]

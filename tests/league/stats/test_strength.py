@@ -5,12 +5,13 @@ import math
 import numpy as np
 import pytest
 
+from benchmarks.simulated_records import record, tables
 from league.stats import pairwise
 from league.stats.bradley_terry import ELO, PRIOR_SD, covariance, fit
 from league.stats.pairwise import pairwise_results
 from league.stats.strength import estimate, likelihood_of_superiority, place_probabilities, wilson_interval
 
-from .simulated_leagues import elo_model, record, round_robin, tables
+from .simulated_leagues import elo_model, round_robin
 
 SIX = {f"bot{k}": -300 + 120 * k for k in range(6)}
 

@@ -109,7 +109,7 @@ def test_identical_games_share_a_fingerprint_in_the_store(tmp_path, played):
 
 def test_a_crash_between_the_log_line_and_the_results_line_replays_the_game_once(tmp_path, played, monkeypatch):
     stored(tmp_path, played[:1])
-    real_write = store_module._write_durably
+    real_write = store_module.write_durably
     writes = []
 
     def dies_before_the_results_line(handle, lines):
@@ -118,13 +118,13 @@ def test_a_crash_between_the_log_line_and_the_results_line_replays_the_game_once
             raise KeyboardInterrupt  # the driver killed after the move log was made durable
         real_write(handle, lines)
 
-    monkeypatch.setattr(store_module, "_write_durably", dies_before_the_results_line)
+    monkeypatch.setattr(store_module, "write_durably", dies_before_the_results_line)
     store = ResultStore(games(tmp_path))
     with pytest.raises(KeyboardInterrupt):
         store.append(played[1])
     store.close()
     assert [Path(name).name for name in writes] == ["moves.jsonl", "games.jsonl"], "the log line goes first"
-    monkeypatch.setattr(store_module, "_write_durably", real_write)
+    monkeypatch.setattr(store_module, "write_durably", real_write)
     orphan_end = (tmp_path / "moves.jsonl").stat().st_size
     reopened = ResultStore(games(tmp_path))
     assert reopened.done_ids() == {"g0"}, "a game with only its log line is not stored"
@@ -387,7 +387,7 @@ def test_ctrl_c_during_the_fsync_keeps_the_whole_lines_and_during_the_write_take
     with open(path, "ab", buffering=0) as handle:
         monkeypatch.setattr(store_module.os, "fsync", interrupted_once)
         with pytest.raises(KeyboardInterrupt):
-            store_module._write_durably(handle, [b'{"a":1}\n', b'{"b":2}\n'])
+            store_module.write_durably(handle, [b'{"a":1}\n', b'{"b":2}\n'])
         monkeypatch.setattr(store_module.os, "fsync", real_fsync)
     assert path.read_bytes() == b'{"a":1}\n{"b":2}\n', "every line was written: kept"
     assert len(calls) == 2, "and made durable after all"
@@ -412,5 +412,5 @@ def test_ctrl_c_during_the_fsync_keeps_the_whole_lines_and_during_the_write_take
             return self.handle.fileno()
 
     with open(path, "ab", buffering=0) as handle, pytest.raises(KeyboardInterrupt):
-        store_module._write_durably(HalfWritten(handle), [b'{"c":3}\n'])
+        store_module.write_durably(HalfWritten(handle), [b'{"c":3}\n'])
     assert path.read_bytes() == b'{"a":1}\n{"b":2}\n', "a line cut by Ctrl-C is taken back"
