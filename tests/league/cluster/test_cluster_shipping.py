@@ -58,7 +58,10 @@ def test_bots_without_cwd_and_scripts_outside_their_folder_play_on_every_node(cl
     (league / "reports" / "older" / "games.jsonl").write_text('{"game_id": "x"}\n')
     for path in (tmp_path, league, league / "bots"):
         path.chmod(0o755)
-    records = run_on(cluster, league, "nocwd", {"name": "mine", "command": ["python3", "bots/mine/v2048_slow.py", "2"]})
+    # 200 ms a reply: 2 s a game, so the worker on the slower-starting node (a loaded machine takes seconds
+    # to start it) is up before the other has played all 4 games alone
+    mine = {"name": "mine", "command": ["python3", "bots/mine/v2048_slow.py", "200"]}
+    records = run_on(cluster, league, "nocwd", mine)
     assert {record["result"]["termination"] for record in records} == {"NORMAL"}, [r["result"] for r in records]
     assert {record["node"] for record in records} == set(cluster.node_ids.values()), "games on both nodes"
     for name in cluster.node_ids:  # each node unpacked only the script's folder, once
@@ -69,7 +72,7 @@ def test_bots_without_cwd_and_scripts_outside_their_folder_play_on_every_node(cl
     other = script_folder(tmp_path / "other")  # the script and its helpers, outside the bot's folder
     (league / "bots" / "slow").mkdir()
     (league / "bots" / "slow").chmod(0o755)
-    bot = {"name": "slow", "command": ["python3", f"{other}/v2048_slow.py", "2"], "cwd": "bots/slow"}
+    bot = {"name": "slow", "command": ["python3", f"{other}/v2048_slow.py", "200"], "cwd": "bots/slow"}  # as above
     records = run_on(cluster, league, "shared", bot, cluster={"shared_path": True})
     assert {record["result"]["termination"] for record in records} == {"NORMAL"}, [r["result"] for r in records]
     assert {record["node"] for record in records} == set(cluster.node_ids.values()), "games on both nodes"
