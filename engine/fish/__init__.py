@@ -46,7 +46,8 @@ class Fish(Game):
 
     def new_state(self, seed: int, seats: int | None = None) -> Any:
         """A fresh game for ``seats`` players (2 if not given), its board shuffled from ``seed``."""
-        from engine.fish.rules import FishState, board_from_seed
+        from engine.fish.board import board_from_seed
+        from engine.fish.rules import FishState
 
         players = 2 if seats is None else seats
         if not self.min_seats <= players <= self.max_seats:
@@ -73,7 +74,7 @@ class Fish(Game):
 
     def render(self, final_state: dict[str, Any]) -> str:
         """The final board (fish on tiles, ``.`` gaps, ``aN``..``dN`` penguins), then the tiles collected."""
-        from engine.fish.rules import ROW_LENGTHS, ROW_STARTS
+        from engine.fish.board import ROW_LENGTHS, ROW_STARTS
 
         owner = {cell: seat for seat, cells in enumerate(final_state["penguins"]) for cell in cells}
         lines = []

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from engine.fish.rules import RAYS, FishObservation, Move, Place, cell_index
+from engine.fish.board import RAYS, cell_index
+from engine.fish.observations import FishObservation, Move, Place
 from engine.fish.search import SearchBot
 
 

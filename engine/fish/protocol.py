@@ -19,18 +19,9 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from engine.core import PLAY, ProcessKey, Request, State, Termination
-from engine.fish.rules import (
-    CELLS,
-    FAULT_CODES,
-    MOVE,
-    OVER,
-    PLACE,
-    FishObservation,
-    FishState,
-    Move,
-    Place,
-    board_rows,
-)
+from engine.fish.board import CELLS, board_rows
+from engine.fish.observations import FishObservation, Move, Place
+from engine.fish.rules import FAULT_CODES, MOVE, OVER, PLACE, FishState
 from engine.protocol import BotDriver, LineRules, ParseError, RefereeProtocol
 
 MAX_LINE = 1024

@@ -16,20 +16,14 @@ Cells are numbered 0..59 in reading order; ``(r, c)`` are the rules' offset coor
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Fault, ProcessKey, Request, Result, State, Termination
+from engine.fish.board import CELL_OF, CELLS, RAYS, cell_index, on_board
+from engine.fish.observations import FishObservation, Move, Place
 
-ROWS = 8
-ROW_LENGTHS = tuple(7 if r % 2 == 0 else 8 for r in range(ROWS))
-ROW_STARTS = tuple(sum(ROW_LENGTHS[:r]) for r in range(ROWS))
-CELLS = sum(ROW_LENGTHS)
-CELL_OF = tuple((r, c) for r in range(ROWS) for c in range(ROW_LENGTHS[r]))
-DIRECTIONS = {"E": (2, 0), "W": (-2, 0), "NE": (1, -1), "NW": (-1, -1), "SE": (1, 1), "SW": (-1, 1)}
-"""The six directions as steps ``(dx, dr)`` in doubled columns (2.2)."""
 PENGUINS_AUTO = {2: 4, 3: 3, 4: 2}
 
 PLACE, MOVE, OVER = "place", "move", "over"
@@ -41,100 +35,6 @@ FAULT_CODES = {
     Termination.BAD_OUTPUT: "bad_output",
     Termination.ILLEGAL_MOVE: "illegal",
 }
-
-
-def on_board(r: int, c: int) -> bool:
-    """Whether ``(r, c)`` names one of the 60 cells."""
-    return 0 <= r < ROWS and 0 <= c < ROW_LENGTHS[r]
-
-
-def cell_index(r: int, c: int) -> int:
-    """The reading-order index of cell ``(r, c)`` (which must be on the board)."""
-    return ROW_STARTS[r] + c
-
-
-def _ray(index: int, step: tuple[int, int]) -> tuple[int, ...]:
-    r, c = CELL_OF[index]
-    x = 2 * c + (1 if r % 2 == 0 else 0)
-    cells = []
-    while True:
-        x, r = x + step[0], r + step[1]
-        if not (0 <= r < ROWS and 0 <= x <= 14):
-            return tuple(cells)
-        cells.append(cell_index(r, x // 2))
-
-
-RAYS = tuple(tuple(_ray(i, step) for step in DIRECTIONS.values()) for i in range(CELLS))
-"""Per cell, per direction (in ``DIRECTIONS`` order), the cells of the straight line from it."""
-
-
-def neighbours(r: int, c: int) -> dict[str, tuple[int, int]]:
-    """The existing neighbours of a cell by direction name (10.1)."""
-    rays = RAYS[cell_index(r, c)]
-    return {name: CELL_OF[ray[0]] for name, ray in zip(DIRECTIONS, rays, strict=True) if ray}
-
-
-def board_from_seed(seed: int) -> list[int]:
-    """The 60 tiles' fish in reading order, shuffled with ``random.Random(seed)`` (3.1)."""
-    tiles = [1] * 30 + [2] * 20 + [3] * 10
-    random.Random(seed).shuffle(tiles)
-    return tiles
-
-
-def board_rows(fish: list[int] | tuple[int, ...]) -> list[str]:
-    """The eight ``BOARD`` row tokens of a board (0 for a gap, which a real ``BOARD`` never holds)."""
-    return ["".join(str(f) for f in fish[ROW_STARTS[r] : ROW_STARTS[r] + ROW_LENGTHS[r]]) for r in range(ROWS)]
-
-
-@dataclass(frozen=True)
-class Place:
-    """A placement: a penguin onto ``(r, c)`` (the reply ``r c``)."""
-
-    r: int
-    c: int
-
-    def __str__(self) -> str:
-        return f"{self.r} {self.c}"
-
-
-@dataclass(frozen=True, order=True)
-class Move:
-    """A move of the penguin on ``(r1, c1)`` to ``(r2, c2)`` (the reply ``r1 c1 r2 c2``)."""
-
-    r1: int
-    c1: int
-    r2: int
-    c2: int
-
-    def __str__(self) -> str:
-        return f"{self.r1} {self.c1} {self.r2} {self.c2}"
-
-
-@dataclass(frozen=True)
-class FishObservation:
-    """What a seat sees when asked (the game has no hidden information).
-
-    Attributes:
-        seat: The seat asked.
-        phase: ``place`` or ``move``.
-        turn: The turn number of this request.
-        penguins_per_player: ``k``.
-        fish: Per cell in reading order, the fish on its tile; 0 for a gap.
-        penguins: Per seat, the ``(r, c)`` of its penguins on the board, in placement order.
-        scores: Per seat, the fish collected so far.
-        tiles: Per seat, the tiles collected so far.
-        legal: Every legal action now, sorted.
-    """
-
-    seat: int
-    phase: str
-    turn: int
-    penguins_per_player: int
-    fish: tuple[int, ...]
-    penguins: tuple[tuple[tuple[int, int], ...], ...]
-    scores: tuple[int, ...]
-    tiles: tuple[int, ...]
-    legal: tuple[Place | Move, ...]
 
 
 @dataclass

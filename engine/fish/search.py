@@ -26,7 +26,8 @@ import random
 import time
 
 from engine.core import require_at_least
-from engine.fish.rules import CELL_OF, CELLS, RAYS, FishObservation, Move, Place, cell_index
+from engine.fish.board import CELL_OF, CELLS, RAYS, cell_index
+from engine.fish.observations import FishObservation, Move, Place
 
 INF = float("inf")
 

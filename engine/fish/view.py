@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.fish.rules import OVER, PLACE, ROW_LENGTHS, ROW_STARTS, ROWS, FishState
+from engine.fish.board import ROW_LENGTHS, ROW_STARTS, ROWS
+from engine.fish.rules import OVER, PLACE, FishState
 
 ASSETS: tuple[str, ...] = ()
 """Shared scripts the viewer needs (league/replay/assets/): none."""

@@ -21,7 +21,8 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from engine.geister.rules import START, MoveObservation, rotate
+from engine.geister.board import START, rotate
+from engine.geister.observations import MoveObservation
 
 OPP_EXITS = ((0, 5), (5, 5))
 MY_EXITS = ((0, 0), (5, 0))

@@ -13,16 +13,8 @@ from __future__ import annotations
 import random
 
 from engine.geister.belief import OPP_EXITS, distance, my_exit_distance, opponent_exit_distance
-from engine.geister.rules import (
-    DIRECTIONS,
-    EXITS,
-    LETTERS,
-    SIZE,
-    Move,
-    MoveObservation,
-    SetReds,
-    SetupObservation,
-)
+from engine.geister.board import DIRECTIONS, EXITS, LETTERS, SIZE
+from engine.geister.observations import Move, MoveObservation, SetReds, SetupObservation
 from engine.geister.search import SearchBot
 
 Observation = SetupObservation | MoveObservation

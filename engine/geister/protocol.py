@@ -13,19 +13,9 @@ import re
 from typing import Any, Protocol
 
 from engine.core import Fault, ProcessKey, Request, State, Termination
-from engine.geister.rules import (
-    DIRECTIONS,
-    FAULT_CODES,
-    LETTERS,
-    SETUP,
-    SHORT,
-    GeisterState,
-    Move,
-    MoveObservation,
-    Piece,
-    SetReds,
-    SetupObservation,
-)
+from engine.geister.board import DIRECTIONS, LETTERS, SHORT
+from engine.geister.observations import Move, MoveObservation, Piece, SetReds, SetupObservation
+from engine.geister.rules import FAULT_CODES, SETUP, GeisterState
 from engine.protocol import BotDriver, LineRules, ParseError, RefereeProtocol
 
 CRLF = "\r\n"

@@ -20,15 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Fault, ProcessKey, Request, Result, State, Termination, plural
-
-SIZE = 6
-LETTERS = "ABCDEFGH"
-START = ((1, 4), (2, 4), (3, 4), (4, 4), (1, 5), (2, 5), (3, 5), (4, 5))
-CAPTURED = (9, 9)
-ESCAPED = (8, 8)
-EXITS = ((0, 0), (5, 0))
-DIRECTIONS = {"NORTH": (0, -1), "EAST": (1, 0), "SOUTH": (0, 1), "WEST": (-1, 0)}
-SHORT = {word[0]: word for word in DIRECTIONS}
+from engine.geister.board import CAPTURED, DIRECTIONS, ESCAPED, EXITS, LETTERS, SIZE, START, rotate
+from engine.geister.observations import Move, MoveObservation, Piece, SetupObservation, encode_board
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 
@@ -46,77 +39,6 @@ FAULT_CODES = {
 
 _BOTH = frozenset({ProcessKey(0), ProcessKey(1)})
 _NONE: frozenset[ProcessKey] = frozenset()
-
-
-def rotate(square: tuple[int, int]) -> tuple[int, int]:
-    """A square of one player's frame in the other player's frame (captured and escaped stay)."""
-    if square in (CAPTURED, ESCAPED):
-        return square
-    return (SIZE - 1 - square[0], SIZE - 1 - square[1])
-
-
-@dataclass(frozen=True)
-class SetReds:
-    """A setup reply ``SET:<4 letters>``: the pieces named are red (upper case, as sent)."""
-
-    reds: str
-
-
-@dataclass(frozen=True)
-class Move:
-    """A move reply ``MOV:<piece>,<direction>``: piece A-H, direction NORTH/EAST/SOUTH/WEST."""
-
-    piece: str
-    direction: str
-
-    def __str__(self) -> str:
-        return f"MOV:{self.piece},{self.direction}"
-
-
-@dataclass(frozen=True)
-class Piece:
-    """One piece as a player sees it: where (own frame) and its colour letter.
-
-    Attributes:
-        x: Column 0-5 in the receiver's frame; 9 captured, 8 escaped.
-        y: Row 0-5 in the receiver's frame; 9 captured, 8 escaped.
-        colour: ``R``/``B`` own secret colour on the board, ``r``/``b`` colour known to both,
-            ``u`` an opponent's piece of unknown colour.
-    """
-
-    x: int
-    y: int
-    colour: str
-
-    @property
-    def on_board(self) -> bool:
-        """Whether it still stands on the board."""
-        return (self.x, self.y) not in (CAPTURED, ESCAPED)
-
-
-@dataclass(frozen=True)
-class SetupObservation:
-    """The setup request ``SET?``: choose four reds."""
-
-
-@dataclass(frozen=True)
-class MoveObservation:
-    """A move request ``MOV?<board>``, typed: the receiver's pieces and the opponent's, A-H.
-
-    Attributes:
-        own: The receiver's eight pieces (colours ``R``/``B``, lower case once captured).
-        opponent: The opponent's eight pieces (``u`` unless captured: then ``r`` or ``b``).
-        move_number: How many ``MOV?`` this player has received, this one included.
-    """
-
-    own: tuple[Piece, ...]
-    opponent: tuple[Piece, ...]
-    move_number: int
-
-
-def encode_board(own: tuple[Piece, ...], opponent: tuple[Piece, ...]) -> str:
-    """The 48-character board string of 16 pieces (own A-H, then the opponent's A-H)."""
-    return "".join(f"{p.x}{p.y}{p.colour}" for p in (*own, *opponent))
 
 
 @dataclass

@@ -35,7 +35,8 @@ import time
 
 from engine.core import require_at_least
 from engine.geister.belief import Belief, red_chances
-from engine.geister.rules import LETTERS, Move, MoveObservation, SetReds, SetupObservation
+from engine.geister.board import LETTERS
+from engine.geister.observations import Move, MoveObservation, SetReds, SetupObservation
 
 WIN = 10_000.0
 LOSS = 2.0  # a loss weighs this many wins: a coin flip for the game is worse than a quiet position

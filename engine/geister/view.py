@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.geister.rules import CAPTURED, ESCAPED, EXITS, LETTERS, OVER, SETUP, GeisterState, rotate
+from engine.geister.board import CAPTURED, ESCAPED, EXITS, LETTERS, rotate
+from engine.geister.rules import OVER, SETUP, GeisterState
 
 ASSETS: tuple[str, ...] = ()
 """Shared scripts the viewer needs (league/replay/assets/): none."""

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project unde
 
 from engine.core import ProcessKey  # noqa: E402 - after the project is on the path
 from engine.geister import Geister  # noqa: E402
-from engine.geister.rules import START, rotate  # noqa: E402
+from engine.geister.board import START, rotate  # noqa: E402
 from league.match.bot_spec import parse_bot_argument  # noqa: E402
 from league.match.players import make_launcher  # noqa: E402
 from league.plan.schedule import round_robin  # noqa: E402

@@ -6,8 +6,10 @@ import pytest
 
 from engine.core import Request, Termination
 from engine.fish import Fish
+from engine.fish.board import CELL_OF, CELLS, RAYS, cell_index
 from engine.fish.bots import BUILTIN_BOTS, GreedyBot
-from engine.fish.rules import CELL_OF, CELLS, MOVE, RAYS, FishState, Move, Place, cell_index
+from engine.fish.observations import Move, Place
+from engine.fish.rules import MOVE, FishState
 from engine.fish.search import CELL_AT, NEIGHBOURS_AT, POS, RAYS_AT, Board, SearchBot
 from league.match.builtins import parameters
 

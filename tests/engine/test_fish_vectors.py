@@ -13,19 +13,10 @@ from pydantic import ValidationError
 
 from engine.core import Fault, Request, Termination
 from engine.fish import Fish
+from engine.fish.board import CELLS, board_from_seed, board_rows, cell_index, neighbours
+from engine.fish.observations import Move, Place
 from engine.fish.protocol import FishDriver, FishReferee, end_lines, parse_reply
-from engine.fish.rules import (
-    CELLS,
-    MOVE,
-    PLACE,
-    FishState,
-    Move,
-    Place,
-    board_from_seed,
-    board_rows,
-    cell_index,
-    neighbours,
-)
+from engine.fish.rules import MOVE, PLACE, FishState
 from engine.protocol import ParseError
 from league.match.inprocess import InProcessTransport
 from league.match.referee import Referee

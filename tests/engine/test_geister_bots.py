@@ -6,8 +6,8 @@ from engine.core import Termination
 from engine.geister import Geister
 from engine.geister.belief import Belief, red_chances
 from engine.geister.bots import BUILTIN_BOTS, GreedyBot, legal_moves
+from engine.geister.observations import Move, MoveObservation, SetReds, SetupObservation
 from engine.geister.protocol import decode_board
-from engine.geister.rules import Move, MoveObservation, SetReds, SetupObservation
 from engine.geister.search import SearchBot
 from league.match.builtins import parameters
 

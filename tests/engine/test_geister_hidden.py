@@ -17,8 +17,9 @@ import pytest
 
 from engine.core import Request
 from engine.geister import Geister
+from engine.geister.board import CAPTURED, ESCAPED, LETTERS
 from engine.geister.protocol import GeisterDriver, GeisterReferee, decode_board, parse_command
-from engine.geister.rules import CAPTURED, ESCAPED, LETTERS, SETUP, GeisterState
+from engine.geister.rules import SETUP, GeisterState
 from league.match.inprocess import InProcessTransport
 from league.match.referee import Referee
 

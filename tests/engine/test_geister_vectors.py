@@ -17,8 +17,8 @@ import pytest
 
 from engine.core import Request, Termination
 from engine.geister import Geister
+from engine.geister.observations import Move, MoveObservation, SetReds, SetupObservation
 from engine.geister.protocol import GeisterDriver, GeisterReferee, encode_action, parse_command
-from engine.geister.rules import Move, MoveObservation, SetReds, SetupObservation
 from league.match.referee import Referee
 from tests.engine.scripted import LEGAL, RecordingBot, ScriptedTransport, line_fault, line_reason
 

@@ -1,6 +1,6 @@
 """Shared checks for replays: play a real league in this process, replay every stored game, load viewers.
 
-Each game's replay tests (tests/league/test_replay_<game>.py) play a small league of real bots,
+Each game's replay tests (tests/league/replay/test_<game>.py) play a small league of real bots,
 faulty programs among them, and check with these that every stored game replays to the very same
 result and moves, and that the game's viewer works in headless chromium.
 """

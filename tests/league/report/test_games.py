@@ -1,6 +1,6 @@
 """The games list of the report without a browser: CSV, Markdown and the page's fragment as text.
 
-The list's filters and pages in a browser are tested in test_report_browser.py.
+The list's filters and pages in a browser are tested in test_browser.py beside it.
 """
 
 import html
