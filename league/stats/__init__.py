@@ -5,7 +5,8 @@
 order-free fit), ``pairwise`` (head-to-head tables), ``strength`` (bootstrap, LOS, place
 probabilities), ``evidence``, ``cycles`` and ``verdict`` (are strong programs strong?),
 ``analysis`` (what the report's strength section shows), ``variant_*`` (rule variants compared on
-paired seeds), ``qualifier`` (solo leagues ranked as the CODE VS 2.1 qualifier was).
+paired seeds), ``sprt`` (is a candidate better than its baseline? the GSPRT on
+pentanomial pairs, as fishtest and fastchess), ``qualifier`` (solo leagues ranked as the CODE VS 2.1 qualifier was).
 
 May import: ``engine``. Nothing of ``league`` outside ``league.stats``.
 """

@@ -1,0 +1,176 @@
+"""The sequential probability ratio test of "is the candidate better?", as fishtest and fastchess run it.
+
+A test plays a candidate against a baseline in seat-swapped pairs of games on one seed. Each pair
+scores the candidate 0, 1/4, 1/2, 3/4 or 1 (its points in the two games, halved): the counts of
+those five outcomes are the *pentanomial* results, which keep the correlation between the two
+games of a pair that counting single games (the trinomial losses, draws, wins) throws away.
+
+The hypotheses are in normalized Elo (nElo): H0, the candidate is ``elo0`` better, against H1,
+``elo1`` better. Normalized Elo measures a difference by its t-value, (mean score - 1/2) over the
+standard deviation of one game's score, times 800 / ln 10: unlike logistic Elo it says how hard a
+difference is to see, whatever the draw rate. The statistic is the generalized log-likelihood
+ratio (GSPRT) of the results: for each hypothesis, the likelihood of the observed counts under the
+distribution on the five outcomes that fits them best while having that hypothesis's t-value
+(a maximum-likelihood fit under one constraint, solved through its secular equation), and the LLR
+the log of their ratio. The test stops when the LLR leaves (ln(beta / (1 - alpha)),
+ln((1 - beta) / alpha)): below, H0 is accepted; above, H1. Counts of zero get a small prior
+(1/1000) so the fit exists.
+
+Sources: M. Van den Bergh, "Normalized Elo: practical considerations" (section 4.1, the t-value
+statistic) and "A note on the MLE of a multinomial distribution with a given expectation value"
+(proposition 1.1), as implemented by fishtest (``server/fishtest/stats/LLRcalc.py``:
+``LLR_normalized``); fastchess (``matchmaking/sprt``) computes the same. Our values are checked
+against fastchess's own test cases in ``tests/league/stats/test_sprt.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+NELO_PER_T = 800 / math.log(10)
+"""Normalized Elo per unit of t-value (about 347.4)."""
+PRIOR = 1e-3
+"""What a count of zero is taken as, so that every outcome has a probability above zero."""
+H0, H1 = "H0", "H1"
+
+Pdf = list[tuple[float, float]]
+"""A distribution on scores: (score, probability) pairs, scores ascending."""
+
+
+@dataclass(frozen=True)
+class SprtSettings:
+    """A test's hypotheses and error rates.
+
+    Attributes:
+        elo0: H0: the candidate is this much better, in normalized Elo.
+        elo1: H1: this much better (above ``elo0``).
+        alpha: The chance of accepting H1 when H0 holds.
+        beta: The chance of accepting H0 when H1 holds.
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def lower(self) -> float:
+        """The LLR at or below which H0 is accepted."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """The LLR at or above which H1 is accepted."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def verdict(self, llr: float) -> str | None:
+        """``H1`` or ``H0`` once the LLR has crossed a bound, else None (the test goes on)."""
+        if llr >= self.upper:
+            return H1
+        if llr <= self.lower:
+            return H0
+        return None
+
+
+def pentanomial(pair_scores: Sequence[float]) -> list[int]:
+    """The counts of pair scores 0, 1/4, 1/2, 3/4 and 1 (each the candidate's points in a pair, halved)."""
+    counts = [0] * 5
+    for score in pair_scores:
+        counts[round(score * 4)] += 1
+    return counts
+
+
+def llr(counts: Sequence[float], settings: SprtSettings) -> float:
+    """The generalized log-likelihood ratio of H1 against H0 for pentanomial (5) or trinomial (3) counts.
+
+    Args:
+        counts: Pentanomial counts (pairs scoring 0, 1/4, 1/2, 3/4, 1) or trinomial ones (games lost,
+            drawn, won).
+        settings: The hypotheses, in normalized Elo.
+    """
+    if len(counts) not in (3, 5):
+        raise ValueError(f"{len(counts)} counts: give 5 (pentanomial) or 3 (trinomial)")
+    total, pdf = _empirical(counts)
+    per_pair = math.sqrt(2) if len(counts) == 5 else 1.0  # a pair's t-value is sqrt(2) times a game's
+    t0, t1 = (settings.elo0 / NELO_PER_T * per_pair, settings.elo1 / NELO_PER_T * per_pair)
+    fit0, fit1 = (_fit_t_value(pdf, t) for t in (t0, t1))
+    return total * sum(
+        p * (math.log(q1) - math.log(q0)) for (_, p), (_, q0), (_, q1) in zip(pdf, fit0, fit1, strict=True)
+    )
+
+
+def normalized_elo(counts: Sequence[float]) -> tuple[float, float]:
+    """The candidate's normalized Elo over the baseline, and its standard error, from pentanomial counts."""
+    if len(counts) != 5:
+        raise ValueError("give pentanomial counts (5)")
+    total, pdf = _empirical(counts)
+    mean, variance = _moments(pdf)
+    sigma_game = math.sqrt(2 * variance)  # the two games of a pair: one game's deviation is sqrt(2) times the pair's
+    t = (mean - 0.5) / sigma_game
+    error = math.sqrt(1 / (2 * total))  # the standard error of a t-value from 2N games, near t = 0
+    return t * NELO_PER_T, error * NELO_PER_T
+
+
+def logistic_elo(counts: Sequence[float]) -> float:
+    """The candidate's logistic Elo over the baseline from its mean score (pentanomial counts)."""
+    _, pdf = _empirical(counts)
+    mean, _ = _moments(pdf)
+    return -400 * math.log10(1 / mean - 1)
+
+
+def _empirical(counts: Sequence[float]) -> tuple[float, Pdf]:
+    """The total and the observed distribution of the counts, zero counts replaced by ``PRIOR``."""
+    counts = [count if count > 0 else PRIOR for count in counts]
+    total = sum(counts)
+    steps = len(counts) - 1
+    return total, [(index / steps, count / total) for index, count in enumerate(counts)]
+
+
+def _moments(pdf: Pdf) -> tuple[float, float]:
+    """The mean and variance of a distribution."""
+    mean = sum(p * a for a, p in pdf)
+    return mean, sum(p * (a - mean) ** 2 for a, p in pdf)
+
+
+def _secular_root(shifted: Pdf) -> float:
+    """The x in (-1/max a, -1/min a) where sum p a / (1 + x a) = 0 (a decreasing function of x), by bisection.
+
+    ``shifted`` must hold a negative and a positive value ``a``.
+    """
+    low_values, high_values = min(a for a, _ in shifted), max(a for a, _ in shifted)
+    if not low_values < 0 < high_values:
+        raise ValueError("the hypothesis lies outside the scores' range")
+    low, high = -1 / high_values + 1e-12, -1 / low_values - 1e-12
+
+    def slope(x: float) -> float:
+        return sum(p * a / (1 + x * a) for a, p in shifted)
+
+    for _ in range(200):
+        middle = (low + high) / 2
+        if slope(middle) > 0:
+            low = middle
+        else:
+            high = middle
+        if high - low < 1e-15:
+            break
+    return (low + high) / 2
+
+
+def _fit_t_value(pdf: Pdf, t: float, reference: float = 0.5) -> Pdf:
+    """The distribution on the same scores nearest ``pdf`` in likelihood with (mean - reference) / sigma = t.
+
+    The fixed-point iteration of Van den Bergh's "Normalized Elo: practical considerations", 4.1:
+    each step solves a secular equation for the distribution's moments of the step before.
+    """
+    fit = [(a, 1 / len(pdf)) for a, _ in pdf]
+    for _ in range(100):
+        mean, variance = _moments(fit)
+        sigma = math.sqrt(variance)
+        shifted = [(a - reference - t * sigma * (1 + ((mean - a) / sigma) ** 2) / 2, p) for a, p in pdf]
+        x = _secular_root(shifted)
+        previous, fit = fit, [(a, p / (1 + x * s)) for (a, p), (s, _) in zip(pdf, shifted, strict=True)]
+        if max(abs(q - r) for (_, q), (_, r) in zip(previous, fit, strict=True)) < 1e-12:
+            break
+    return fit
