@@ -38,6 +38,12 @@ def describe(league: League, specs: Sequence[GameSpec]) -> str:
     elif config.format == "solo":
         runs = f"{config.runs_per_case:,} {'run' if config.runs_per_case == 1 else 'runs'}"
         per = f"{runs} per bot and variant, every bot on the same seeds"
+    elif config.format == "sprt" and config.sprt is not None:
+        test = config.sprt
+        per = (
+            f"at most; seat-swapped pairs until the test decides: H0 {test.elo0:g} against H1 {test.elo1:g}"
+            f" normalized Elo, alpha {test.alpha:g}, beta {test.beta:g}"
+        )
     else:
         per = f"{config.games_per_pair:,} per pair and variant"
     lines = [
@@ -49,6 +55,9 @@ def describe(league: League, specs: Sequence[GameSpec]) -> str:
     lines += [f"    {name}: {spec.describe()}" for name, spec in league.bots.items()]
     if config.format == "gauntlet":
         lines.append(f"  candidates: {', '.join(config.candidates)}")
+    if config.format == "sprt":
+        candidate, baseline = league.bots
+        lines.append(f"  candidate: {candidate}; baseline: {baseline}")
     if config.format == "tables":
         lines.append("  balance (per variant):")
         spread = balance(specs, list(league.bots))

@@ -25,6 +25,7 @@ from league.cli.plan_text import describe, tell_store_problems, warn_if_oversubs
 from league.cluster.shipping import shipping_note
 from league.match.inert import inert_line
 from league.plan.config import ConfigError, League
+from league.stats.sprt import verdict_sentence
 from league.store.faults import disk_refusals
 from league.store.results import ResultStore, StoreBusy, league_store
 from sandbox.jail import SandboxError
@@ -72,6 +73,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     with disk_refusals(league.output):
         files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
+    if summary.sprt is not None:
+        test = summary.sprt
+        capped = test.pairs_taken == len(test.pairs)
+        print(verdict_sentence(test.state, test.candidate, test.baseline, capped), file=sys.stderr)
     print(f"report: {files[-1]}")
     from league.report.faults import fault_summary
 

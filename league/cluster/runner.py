@@ -43,6 +43,7 @@ from league.plan.manifest import (
     write_manifest,
 )
 from league.plan.seed import keep_seed, league_seed
+from league.plan.sequential import SprtTracker
 from league.store.results import INFRA_ERROR, ResultStore, StoreWriteError, league_store
 from sandbox.jail import Sandbox, sweep_stale_scratch
 
@@ -69,6 +70,8 @@ class RunSummary:
             lines skipped), one sentence each; those games are played again.
         startup_seconds: Seconds from the start of the run until every worker was ready to play (Ray
             started, the workers' processes up): the fixed cost before games flow; None if some never was.
+        sprt: The test of a ``format: sprt`` league, over every game stored once the run ended (None for
+            other formats); a decided test plays nothing more.
     """
 
     total: int
@@ -81,6 +84,7 @@ class RunSummary:
     removed_report: bool = False
     store_notes: list[str] = field(default_factory=list)
     startup_seconds: float | None = None
+    sprt: SprtTracker | None = None
 
 
 def schedule(league: League) -> list[GameSpec]:
@@ -177,6 +181,10 @@ def run_league(
         write_manifest(league, specs)
         todo = [spec for spec in specs if spec.game_id not in done]
         summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())
+        if league.config.format == "sprt":  # a test stops at its verdict: what is stored may have reached it
+            summary.sprt = SprtTracker(league, specs)
+            if summary.sprt.add(store.records()):
+                todo = []
         if todo and remove_stale_report:  # the old report describes other games: gone until this run rewrites it
             summary.removed_report = bool(remove_stale_report(league.output))
         if on_progress:
@@ -235,6 +243,8 @@ def _play(
                 _hand_out(pool, pending)  # before the store's fsyncs: no worker waits for them
             if finished:
                 store.extend(finished)  # all that came back together: one pair of fsyncs
+                if summary.sprt is not None and summary.sprt.add(finished):
+                    pending.clear()  # decided: games in flight are stored, none is handed out
             for record in finished:
                 if record["result"]["termination"] == INFRA_ERROR:
                     summary.infra_errors += 1

@@ -5,7 +5,8 @@ pydantic models), ``formats`` (which formats seat a variant), ``schedule`` with 
 robin, gauntlet, tables, solo) and ``game_spec`` (one game and its id), ``league_schedule``
 (a league file's games, counted or built), ``seed`` (the league seed: the file's, or drawn and kept
 secret), ``cores`` (the cores a game needs), ``bot_folders`` (bots kept apart), ``manifest`` (what
-the folder's ``league.json`` holds: the plan and its runs).
+the folder's ``league.json`` holds: the plan and its runs), ``sequential`` (an SPRT league's test, fed
+its pairs in schedule order as they are stored).
 
 May import: ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
 """

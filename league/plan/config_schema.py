@@ -71,6 +71,31 @@ class ClusterConfig(_Strict):
     shared_path: bool = False
 
 
+class SprtConfig(_Strict):
+    """``sprt: {elo0, elo1, alpha, beta}``: the test of ``format: sprt``, in normalized Elo (``league.stats.sprt``)."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @field_validator("alpha", "beta")
+    @classmethod
+    def _error_rate(cls, value: float) -> float:
+        if not 0 < value < 0.5:
+            raise ValueError(f"{value} is not an error rate between 0 and 0.5 (e.g. 0.05)")
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SprtConfig:
+        if self.elo0 >= self.elo1:
+            raise ValueError(
+                f"elo1 ({self.elo1:g}) must be above elo0 ({self.elo0:g}): H1 says the candidate is better by"
+                " more than H0 does (e.g. elo0: 0, elo1: 5)"
+            )
+        return self
+
+
 MAX_TABLES = 100_000
 """The most tables of one size a league may draw (each is played once per seat rotation and variant)."""
 
@@ -82,12 +107,14 @@ class LeagueConfig(_Strict):
     game: str
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
-    format: Literal["round_robin", "gauntlet", "tables", "solo"] = "round_robin"
+    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt"] = "round_robin"
     games_per_pair: int = Field(2, ge=1, strict=True)
     players_per_table: list[int] | None = None
     tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
     runs_per_case: int = Field(3, ge=1, strict=True)
     candidates: list[str] = Field(default_factory=list)
+    sprt: SprtConfig | None = None
+    max_games: int = Field(20_000, ge=2, strict=True)
     seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
     concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs
     pin_cpus: bool = False
@@ -150,9 +177,29 @@ class LeagueConfig(_Strict):
         elif self.candidates:
             raise ValueError("candidates: only a gauntlet has candidates")
         self._check_format(names)
+        self._check_sprt()
         if not self.variants:
             raise ValueError("variants: give at least one variant (or leave the key out)")
         return self
+
+    def _check_sprt(self) -> None:
+        """``format: sprt``: its test, two bots (the candidate first), one variant, games capped by ``max_games``."""
+        if self.format != "sprt":
+            for key in ("sprt", "max_games"):
+                if key in self.model_fields_set:
+                    raise ValueError(f"{key}: only format: sprt runs a sequential test (this league is {self.format})")
+            return
+        if self.sprt is None:
+            raise ValueError("sprt: format sprt needs its test, e.g. sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05}")
+        if len(self.bots) != 2:
+            raise ValueError(
+                f"bots: an SPRT tests one candidate against one baseline; give exactly two bots, the candidate"
+                f" first ({len(self.bots)} given)"
+            )
+        if len(self.variants) != 1:
+            raise ValueError("variants: an SPRT tests under one rule set; give one variant (a league file for each)")
+        if "games_per_pair" in self.model_fields_set:
+            raise ValueError("games_per_pair: an SPRT plays pairs until it decides; cap them with max_games: N")
 
     def _check_format(self, names: list[str]) -> None:
         """Each format's keys only with it (pairs, tables, solo runs); table sizes the game allows and bots fill.

@@ -47,4 +47,11 @@ def planned_schedule(league: League) -> Schedule:
     if config.format == "tables":
         sizes = config.players_per_table or []
         return TableSchedule(config.name, names, variants, sizes, config.tables, seed, prints)
+    if config.format == "sprt":  # seat-swapped pairs on one seed each, in order, until the test decides
+        return round_robin_schedule(config.name, names, variants, sprt_games(config.max_games), seed, prints)
     return round_robin_schedule(config.name, names, variants, config.games_per_pair, seed, prints)
+
+
+def sprt_games(max_games: int) -> int:
+    """The games an SPRT league may play: ``max_games`` in whole seat-swapped pairs."""
+    return max_games - max_games % 2

@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+from league.stats.placing import place_points, places
 
 NELO_PER_T = 800 / math.log(10)
 """Normalized Elo per unit of t-value (about 347.4)."""
@@ -107,10 +110,14 @@ def normalized_elo(counts: Sequence[float]) -> tuple[float, float]:
         raise ValueError("give pentanomial counts (5)")
     total, pdf = _empirical(counts)
     mean, variance = _moments(pdf)
-    sigma_game = math.sqrt(2 * variance)  # the two games of a pair: one game's deviation is sqrt(2) times the pair's
-    t = (mean - 0.5) / sigma_game
-    error = math.sqrt(1 / (2 * total))  # the standard error of a t-value from 2N games, near t = 0
-    return t * NELO_PER_T, error * NELO_PER_T
+    sigma = math.sqrt(variance)
+    t_pair = (mean - 0.5) / sigma
+    skewness = sum(p * (a - mean) ** 3 for a, p in pdf) / sigma**3
+    excess_kurtosis = sum(p * (a - mean) ** 4 for a, p in pdf) / variance**2 - 3
+    # the variance of a t-value's estimate, times N (fishtest's t_conf): 1 at t = 0
+    spread = max(1 - t_pair * skewness + t_pair**2 * (excess_kurtosis + 2) / 4, 0.0)
+    per_game = 1 / math.sqrt(2)  # a pair's two games: a game's t-value is a pair's over sqrt(2)
+    return t_pair * per_game * NELO_PER_T, math.sqrt(spread / total) * per_game * NELO_PER_T
 
 
 def logistic_elo(counts: Sequence[float]) -> float:
@@ -174,3 +181,69 @@ def _fit_t_value(pdf: Pdf, t: float, reference: float = 0.5) -> Pdf:
         if max(abs(q - r) for (_, q), (_, r) in zip(previous, fit, strict=True)) < 1e-12:
             break
     return fit
+
+
+def game_points(record: dict[str, Any], bot: str) -> float:
+    """``bot``'s points in a stored game of two seats: 1 a win, 1/2 a draw, 0 a loss (a faulted seat loses)."""
+    result = record["result"]
+    seat = record["spec"]["seats"].index(bot)
+    return place_points(places(result), result.get("offenders") or [], seat)
+
+
+@dataclass
+class SprtState:
+    """A test's evidence after the pairs seen so far, in schedule order; it stops taking pairs at its verdict.
+
+    Attributes:
+        settings: The test.
+        counts: Pentanomial counts of the pairs taken.
+        llr: The log-likelihood ratio after them.
+        verdict: ``H1`` or ``H0`` once a bound was crossed (at the last pair taken), else None.
+    """
+
+    settings: SprtSettings
+    counts: list[int] = field(default_factory=lambda: [0] * 5)
+    llr: float = 0.0
+    verdict: str | None = None
+
+    @property
+    def pairs(self) -> int:
+        """The pairs taken."""
+        return sum(self.counts)
+
+    def take(self, first: dict[str, Any], second: dict[str, Any], candidate: str) -> str | None:
+        """Count one seat-swapped pair for ``candidate``; the verdict it reaches (None: go on, or decided before)."""
+        if self.verdict is not None:
+            return None
+        score = (game_points(first, candidate) + game_points(second, candidate)) / 2
+        self.counts[round(score * 4)] += 1
+        self.llr = llr(self.counts, self.settings)
+        self.verdict = self.settings.verdict(self.llr)
+        return self.verdict
+
+
+def verdict_sentence(state: SprtState, candidate: str, baseline: str, capped: bool) -> str:
+    """The test's outcome for people: verdict, LLR against its bounds, pairs, pentanomial counts, Elo estimate.
+
+    Args:
+        state: The test after the pairs it took.
+        candidate: The bot tested.
+        baseline: The bot it is tested against.
+        capped: Whether every pair the league may play was taken (``max_games`` reached).
+    """
+    test = state.settings
+    bounds = f"bounds {test.lower:.2f}, {test.upper:.2f}"
+    if state.verdict == H1:
+        head = f"SPRT: H1 accepted: {candidate} is better than {baseline} by more than {test.elo0:g} normalized Elo"
+    elif state.verdict == H0:
+        head = f"SPRT: H0 accepted: {candidate} is not better than {baseline} by {test.elo1:g} normalized Elo or more"
+    elif capped:
+        head = "SPRT: undecided at max_games (raise it to go on)"
+    else:
+        head = "SPRT: undecided so far (run the league again to go on)"
+    counts = " ".join(str(count) for count in state.counts)
+    figures = f"LLR {state.llr:.2f} ({bounds}); {state.pairs} pairs, {2 * state.pairs} games; pentanomial {counts}"
+    if state.pairs:
+        elo, error = normalized_elo(state.counts)
+        figures += f"; {elo:+.1f} ± {1.96 * error:.1f} normalized Elo (95%)"
+    return f"{head}; {figures}"

@@ -1,0 +1,67 @@
+"""A sequential league's test, fed its pairs of games in schedule order as they are stored (``format: sprt``).
+
+The schedule of an SPRT league is seat-swapped pairs of games, each pair on one seed. Games come
+back in any order; the test takes a pair only once it and every pair before it are stored, so it
+decides at the first pair, in schedule order, where the LLR crosses a bound. Games stored after
+that (in flight when it decided, or beyond it) never change the verdict: the same league and seed
+give the same verdict whatever the number of workers or the order they finish in, and a resumed
+league finds the verdict its stored games give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from league.plan.config import League
+from league.plan.game_spec import GameSpec
+from league.stats.sprt import SprtSettings, SprtState
+
+INFRA_ERROR = "INFRA_ERROR"
+
+
+class SprtTracker:
+    """The test of an SPRT league over its stored games.
+
+    Args:
+        league: A league of ``format: sprt`` (its first bot the candidate).
+        specs: Its schedule: seat-swapped pairs, each two games in a row on one seed.
+    """
+
+    def __init__(self, league: League, specs: Sequence[GameSpec]) -> None:
+        test = league.config.sprt
+        if test is None:
+            raise ValueError("not an SPRT league")
+        self.candidate, self.baseline = (bot.name for bot in league.config.bots)
+        self.state = SprtState(SprtSettings(test.elo0, test.elo1, test.alpha, test.beta))
+        self.pairs = [(specs[index].game_id, specs[index + 1].game_id) for index in range(0, len(specs) - 1, 2)]
+        for first, second in zip(specs[::2], specs[1::2], strict=False):
+            if first.seed != second.seed or first.seats != tuple(reversed(second.seats)):
+                raise ValueError(f"games {first.game_id} and {second.game_id} are not a seat-swapped pair")
+        self._pair_of = {game_id: number for number, pair in enumerate(self.pairs) for game_id in pair}
+        self._records: dict[str, dict[str, Any]] = {}
+        self._taken = 0
+
+    @property
+    def decided(self) -> bool:
+        """Whether the test has reached its verdict."""
+        return self.state.verdict is not None
+
+    @property
+    def pairs_taken(self) -> int:
+        """The pairs the test has counted (those up to its verdict, or every complete one so far)."""
+        return self._taken
+
+    def add(self, records: Iterable[dict[str, Any]]) -> bool:
+        """Take stored records (INFRA_ERROR ones wait for their replay); whether the test has decided."""
+        for record in records:
+            number = self._pair_of.get(record["game_id"], -1)
+            if not self.decided and number >= self._taken and record["result"]["termination"] != INFRA_ERROR:
+                self._records[record["game_id"]] = record
+        while not self.decided and self._taken < len(self.pairs):
+            first, second = self.pairs[self._taken]
+            if first not in self._records or second not in self._records:
+                break
+            self.state.take(self._records.pop(first), self._records.pop(second), self.candidate)
+            self._taken += 1
+        return self.decided
