@@ -9,6 +9,7 @@ from engine.fish import Fish
 from engine.geister import Geister
 from engine.nimmt import Nimmt
 from engine.pk2048 import PK2048
+from engine.synthetic import Synthetic
 from engine.versus2048 import Versus2048
 
 GAMES: dict[str, type[Game]] = {
@@ -19,6 +20,7 @@ GAMES: dict[str, type[Game]] = {
     Nimmt.name: Nimmt,
     Fish.name: Fish,
     Codevs21.name: Codevs21,
+    Synthetic.name: Synthetic,
 }
 
 

@@ -22,6 +22,7 @@ HOW_TO_PLAY = {
     "nimmt": (["python3 bot.py", "random"], []),
     "fish": (["python3 bot.py", "random"], []),
     "codevs21": (["python3 bot.py"], []),  # solo: one bot
+    "synthetic": (["python3 bot.py", "model"], []),
 }
 
 

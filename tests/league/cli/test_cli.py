@@ -127,5 +127,5 @@ def test_league_games_describes_a_game_from_its_code(league_cli):
     assert "pessimism = 0.5 (a number): Weight of the worst placement against the mean." in out
     assert "engine/attack2048/README.md" in out
     status, _, err = league_cli("games", "chess")
-    known = "attack2048, codevs21, fish, geister, nimmt, pk2048, versus2048"
+    known = "attack2048, codevs21, fish, geister, nimmt, pk2048, synthetic, versus2048"
     assert status == 2 and f"unknown game 'chess'; known games: {known}" in err
