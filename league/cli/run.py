@@ -75,8 +75,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
     if summary.sprt is not None:
         test = summary.sprt
-        capped = test.pairs_taken == len(test.pairs)
-        print(verdict_sentence(test.state, test.candidate, test.baseline, capped), file=sys.stderr)
+        print(verdict_sentence(test.state, test.candidate, test.baseline, test.capped), file=sys.stderr)
     print(f"report: {files[-1]}")
     from league.report.faults import fault_summary
 

@@ -182,7 +182,7 @@ def run_league(
         todo = [spec for spec in specs if spec.game_id not in done]
         summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())
         if league.config.format == "sprt":  # a test stops at its verdict: what is stored may have reached it
-            summary.sprt = SprtTracker(league, specs)
+            summary.sprt = SprtTracker.of_league(league, specs)
             if summary.sprt.add(store.records()):
                 todo = []
         if todo and remove_stale_report:  # the old report describes other games: gone until this run rewrites it

@@ -65,6 +65,7 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
         },
         "runs": earlier.get("runs", []) if earlier.get("game_ids") == [s.game_id for s in specs] else [],
         "game_ids": [spec.game_id for spec in specs],
+        **({"sprt": config.sprt.model_dump()} if config.sprt is not None else {}),  # the test the report repeats
     }
     _replace(path, json.dumps(manifest, indent=1) + "\n")
 

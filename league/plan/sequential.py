@@ -24,23 +24,37 @@ class SprtTracker:
     """The test of an SPRT league over its stored games.
 
     Args:
-        league: A league of ``format: sprt`` (its first bot the candidate).
-        specs: Its schedule: seat-swapped pairs, each two games in a row on one seed.
+        candidate: The bot tested (the league's first).
+        baseline: The bot it is tested against.
+        settings: The test.
+        game_ids: The schedule's game ids in order: seat-swapped pairs, each two games in a row.
     """
 
-    def __init__(self, league: League, specs: Sequence[GameSpec]) -> None:
-        test = league.config.sprt
-        if test is None:
-            raise ValueError("not an SPRT league")
-        self.candidate, self.baseline = (bot.name for bot in league.config.bots)
-        self.state = SprtState(SprtSettings(test.elo0, test.elo1, test.alpha, test.beta))
-        self.pairs = [(specs[index].game_id, specs[index + 1].game_id) for index in range(0, len(specs) - 1, 2)]
-        for first, second in zip(specs[::2], specs[1::2], strict=False):
-            if first.seed != second.seed or first.seats != tuple(reversed(second.seats)):
-                raise ValueError(f"games {first.game_id} and {second.game_id} are not a seat-swapped pair")
+    def __init__(self, candidate: str, baseline: str, settings: SprtSettings, game_ids: Sequence[str]) -> None:
+        self.candidate, self.baseline = candidate, baseline
+        self.state = SprtState(settings)
+        self.pairs = list(zip(game_ids[::2], game_ids[1::2], strict=False))
         self._pair_of = {game_id: number for number, pair in enumerate(self.pairs) for game_id in pair}
         self._records: dict[str, dict[str, Any]] = {}
         self._taken = 0
+
+    @classmethod
+    def of_league(cls, league: League, specs: Sequence[GameSpec]) -> SprtTracker:
+        """The test of a league of ``format: sprt`` over its schedule ``specs``."""
+        test = league.config.sprt
+        if test is None:
+            raise ValueError("not an SPRT league")
+        for first, second in zip(specs[::2], specs[1::2], strict=False):
+            if first.seed != second.seed or first.seats != tuple(reversed(second.seats)):
+                raise ValueError(f"games {first.game_id} and {second.game_id} are not a seat-swapped pair")
+        candidate, baseline = (bot.name for bot in league.config.bots)
+        settings = SprtSettings(test.elo0, test.elo1, test.alpha, test.beta)
+        return cls(candidate, baseline, settings, [spec.game_id for spec in specs])
+
+    @property
+    def capped(self) -> bool:
+        """Whether every pair the league may play was taken without a verdict (``max_games`` reached)."""
+        return not self.decided and self._taken == len(self.pairs)
 
     @property
     def decided(self) -> bool:

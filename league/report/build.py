@@ -35,6 +35,7 @@ from league.report.page import (
 )
 from league.report.replays import write_replays
 from league.report.solo import SOLO_CHARTS, solo_sections
+from league.report.sprt import sprt_section
 from league.report.strength import strength_report
 from league.report.tables import (
     STANDINGS_NOTES,
@@ -196,8 +197,10 @@ def write_report(
             )
         )
     games_blocks.append(Raw(games_html(rows, replay, watch=watch), games_markdown(rows, replay, watch=watch)))
+    test = sprt_section(manifest, records)
     sections = [
         header_section(manifest, records, bots, games.variants),
+        *([test] if test else []),
         *([Section("Verdict", parts.verdict)] if parts.verdict else []),
         *parts.sections,
         Section("Faults", faults_blocks(parts.tables["faults.csv"], faulted, faulted_total, lost)),

@@ -12,6 +12,7 @@ import yaml
 from league.cluster.runner import run_league, schedule
 from league.plan.config import ConfigError, load_league
 from league.plan.sequential import SprtTracker
+from league.report.build import write_report
 from league.stats.sprt import H1
 from tests.conftest import write_league
 
@@ -80,7 +81,7 @@ def test_the_verdict_is_the_same_whatever_order_and_batches_the_games_come_in(tm
     records = [made_up(spec, rng) for spec in specs]
     outcomes = set()
     for shuffle_seed in range(6):
-        tracker = SprtTracker(league, specs)
+        tracker = SprtTracker.of_league(league, specs)
         arrival = records[:]
         random.Random(shuffle_seed).shuffle(arrival)
         position = 0
@@ -100,7 +101,7 @@ def test_a_pair_waits_for_every_pair_before_it_and_a_failed_game_for_its_replay(
     specs = schedule(league)
     rng = random.Random(1)
     records = [made_up(spec, rng) for spec in specs[:6]]
-    tracker = SprtTracker(league, specs)
+    tracker = SprtTracker.of_league(league, specs)
     tracker.add(records[2:6])  # pairs 1 and 2 without pair 0
     assert tracker.pairs_taken == 0
     failed = {**records[0], "result": {**records[0]["result"], "termination": "INFRA_ERROR"}}
@@ -120,3 +121,10 @@ def test_a_league_stops_at_its_verdict_and_a_rerun_plays_nothing_more(ray_local,
     assert again.played == 0
     assert again.sprt.pairs_taken == pairs and again.sprt.state.verdict == H1
     assert again.sprt.state.counts == first.sprt.state.counts
+    ids = [spec.game_id for spec in schedule(league)]
+    write_report(league.output, league.config.name, list(league.bots), list(league.games), ids)
+    text = (league.output / "report.md").read_text()
+    section = text[text.index("## SPRT") : text.index("## Verdict")]
+    assert "SPRT: H1 accepted: greedy is better than random" in section
+    assert f"It stopped at pair {pairs:,}, where the LLR crossed a bound." in section
+    assert f"{2 * pairs:,}" in section and f"{first.sprt.state.llr:.3f}" in section
