@@ -25,7 +25,7 @@ from league.cli.plan_text import describe, tell_store_problems, warn_if_oversubs
 from league.cluster.shipping import shipping_note
 from league.match.inert import inert_line
 from league.plan.config import ConfigError, League
-from league.stats.sprt import verdict_sentence
+from league.stats.sprt import SprtState, verdict_sentence
 from league.store.faults import disk_refusals
 from league.store.results import ResultStore, StoreBusy, league_store
 from sandbox.jail import SandboxError
@@ -132,9 +132,10 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         TimeRemainingColumn(),
+        TextColumn("{task.fields[test]}"),
     ]
     progress = Progress(*columns, transient=False, disable=args.quiet, console=Console(stderr=True))
-    task = progress.add_task("games", total=None, rate="")
+    task = progress.add_task("games", total=None, rate="", test="")
     state = {"first": None, "start": time.monotonic()}
 
     def on_progress(done: int, total: int) -> None:
@@ -146,6 +147,10 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
         rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
         progress.update(task, completed=done, total=total, rate=rate)
 
+    def on_test(test: SprtState) -> None:
+        bounds = f"({test.settings.lower:.2f}, {test.settings.upper:.2f})"
+        progress.update(task, test=f"LLR {test.llr:.2f} {bounds}, {test.pairs:,} pairs")
+
     from league.report.build import remove_report
 
     try:
@@ -154,6 +159,7 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
             address=args.address,
             fresh=args.fresh,
             on_progress=on_progress,
+            on_test=on_test,
             store=store,
             remove_stale_report=remove_report,
         )

@@ -44,6 +44,7 @@ from league.plan.manifest import (
 )
 from league.plan.seed import keep_seed, league_seed
 from league.plan.sequential import SprtTracker
+from league.stats.sprt import SprtState
 from league.store.results import INFRA_ERROR, ResultStore, StoreWriteError, league_store
 from sandbox.jail import Sandbox, sweep_stale_scratch
 
@@ -141,6 +142,7 @@ def run_league(
     fresh: bool = False,
     on_progress: Callable[[int, int], None] | None = None,
     store: ResultStore | None = None,
+    on_test: Callable[[SprtState], None] | None = None,
     remove_stale_report: Callable[[Path], list[Path]] | None = None,
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
@@ -153,6 +155,7 @@ def run_league(
         address: A Ray cluster's address (default: ``RAY_ADDRESS``, else a local cluster).
         fresh: Forget stored games first (and a stored seed: a league file without one draws a new one).
         on_progress: Called with (games stored, games in the schedule) after each game.
+        on_test: For an SPRT league, called with the test's state each time it has taken new pairs.
         store: The league's store, locked by the caller (``league run`` holds it before it prints anything);
             None: locked here. Closed (its lock let go) when the run ends, either way.
         remove_stale_report: Deletes the folder's report files, returning those it found
@@ -185,6 +188,8 @@ def run_league(
             summary.sprt = SprtTracker.of_league(league, specs)
             if summary.sprt.add(store.records()):
                 todo = []
+            if on_test:
+                on_test(summary.sprt.state)
         if todo and remove_stale_report:  # the old report describes other games: gone until this run rewrites it
             summary.removed_report = bool(remove_stale_report(league.output))
         if on_progress:
@@ -192,7 +197,7 @@ def run_league(
         if not todo:
             return summary
         we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-        _play(league, deque(todo), store, summary, cluster, on_progress, started)
+        _play(league, deque(todo), store, summary, cluster, (on_progress, on_test), started)
     finally:
         store.close()
         if we_started:
@@ -216,11 +221,13 @@ def _play(
     store: ResultStore,
     summary: RunSummary,
     cluster: bool,
-    on_progress: Callable[[int, int], None] | None,
+    callbacks: tuple[Callable[[int, int], None] | None, Callable[[SprtState], None] | None],
     started: float,
 ) -> None:
     """Hand the games out to a pool of workers and store each as it comes back, until none is left or Ctrl-C."""
     from league.cluster.pool import WorkerPool  # imports Ray: only a run needs it
+
+    on_progress, on_test = callbacks
 
     setup = league_setup(league, _ship(league) if cluster else None)  # bot folders go through Ray's object store
     tries: Counter[str] = Counter()
@@ -243,8 +250,12 @@ def _play(
                 _hand_out(pool, pending)  # before the store's fsyncs: no worker waits for them
             if finished:
                 store.extend(finished)  # all that came back together: one pair of fsyncs
-                if summary.sprt is not None and summary.sprt.add(finished):
-                    pending.clear()  # decided: games in flight are stored, none is handed out
+                if summary.sprt is not None:
+                    taken = summary.sprt.pairs_taken
+                    if summary.sprt.add(finished):
+                        pending.clear()  # decided: games in flight are stored, none is handed out
+                    if on_test and summary.sprt.pairs_taken != taken:
+                        on_test(summary.sprt.state)
             for record in finished:
                 if record["result"]["termination"] == INFRA_ERROR:
                     summary.infra_errors += 1

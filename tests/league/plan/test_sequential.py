@@ -113,8 +113,11 @@ def test_a_pair_waits_for_every_pair_before_it_and_a_failed_game_for_its_replay(
 
 def test_a_league_stops_at_its_verdict_and_a_rerun_plays_nothing_more(ray_local, tmp_path):
     league = load_league(sprt_file(tmp_path, variants={"short": {"turns_per_player": 10}}))
-    first = run_league(league)
+    seen = []
+    first = run_league(league, on_test=lambda state: seen.append((state.pairs, state.llr)))
     assert first.sprt is not None and first.sprt.state.verdict == H1
+    assert seen[-1] == (first.sprt.pairs_taken, first.sprt.state.llr)  # shown as it went, ending at the verdict
+    assert [pairs for pairs, _ in seen] == sorted({pairs for pairs, _ in seen})
     pairs = first.sprt.pairs_taken
     assert 2 * pairs <= first.played < first.total  # stopped early; games in flight were stored
     again = run_league(load_league(sprt_file(tmp_path, variants={"short": {"turns_per_player": 10}})))
