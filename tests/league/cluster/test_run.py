@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.core import plural
 from league.cluster.runner import run_league, schedule
@@ -183,3 +184,18 @@ def test_a_changed_config_plays_new_games_and_the_report_shows_only_them(ray_loc
     status, out, _ = league_cli("report", str(changed.output))
     assert status == 0 and "report:" in out
     assert "6 games scored" in (changed.output / "report.md").read_text()
+
+
+def test_a_bot_added_to_a_played_league_plays_only_its_own_games(ray_local, tmp_path):
+    first = load_league(write_league(tmp_path))
+    run_league(first)
+    before = set(stored_ids(first.output))
+    newcomer = {"name": "greedy-2", "builtin": "versus2048.greedy"}
+    grown = load_league(write_league(tmp_path, bots=[*yaml.safe_load(first.path.read_text())["bots"], newcomer]))
+    summary = run_league(grown)
+    assert (summary.played, summary.skipped) == (6, 6), "only the newcomer's 3 pairs x 2 games are played"
+    records = [json.loads(line) for line in (grown.output / "games.jsonl").read_text().splitlines()]
+    assert {r["game_id"] for r in records} - before == {
+        r["game_id"] for r in records if "greedy-2" in r["spec"]["seats"]
+    }
+    assert before <= {spec.game_id for spec in schedule(grown)}  # the stored games keep their ids
