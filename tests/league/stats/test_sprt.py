@@ -9,9 +9,10 @@ tolerance, not on the method.
 
 import math
 
+import numpy as np
 import pytest
 
-from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr, normalized_elo, pentanomial
+from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr, llr_batch, normalized_elo, pentanomial
 
 FASTCHESS_CASES = [
     # (losses, draws, wins) or pentanomial (LL, LD, WL+DD, WD, WW); elo0, elo1; fastchess's LLR
@@ -80,3 +81,12 @@ def test_the_normalized_elo_estimate_is_the_pairs_t_value_scaled():
 def test_counts_that_are_not_three_or_five_are_refused():
     with pytest.raises(ValueError, match="give 5"):
         llr((1, 2, 3, 4), SprtSettings(0, 5))
+
+
+def test_the_batch_llr_of_simulations_is_the_league_s_llr_row_by_row():
+    rng = np.random.default_rng(3)
+    counts = rng.integers(0, 400, size=(60, 5))
+    counts[:8, 0] = 0  # rows with an outcome never seen take the prior as llr does
+    settings = SprtSettings(-1, 4)
+    one_by_one = [llr(list(row), settings) for row in counts]
+    assert llr_batch(counts, settings) == pytest.approx(one_by_one, abs=1e-9)
