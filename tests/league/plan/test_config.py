@@ -7,13 +7,17 @@ from league.plan.config import ConfigError, load_league
 from tests.conftest import write_league
 
 
-def error_of(tmp_path, **overrides):
-    path = write_league(tmp_path, **overrides)
+def refusal_at(path) -> str:
+    """The one line ``load_league`` refuses the file ``path`` with (it names the file)."""
     with pytest.raises(ConfigError) as caught:
         load_league(path)
     message = str(caught.value)
     assert message.startswith(str(path)) and "\n" not in message
     return message
+
+
+def error_of(tmp_path, **overrides):
+    return refusal_at(write_league(tmp_path, **overrides))
 
 
 def test_a_good_file_loads(tmp_path):

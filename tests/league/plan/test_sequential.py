@@ -15,6 +15,7 @@ from league.plan.sequential import SprtTracker
 from league.report.build import write_report
 from league.stats.sprt import H1
 from tests.conftest import write_league
+from tests.league.plan.test_config import refusal_at
 
 TWO_BOTS = [
     {"name": "greedy", "builtin": "versus2048.greedy"},
@@ -34,12 +35,7 @@ def sprt_file(tmp_path, **overrides):
 
 
 def refusal_of(tmp_path, **overrides):
-    path = sprt_file(tmp_path, **overrides)
-    with pytest.raises(ConfigError) as caught:
-        load_league(path)
-    message = str(caught.value)
-    assert message.startswith(str(path)) and "\n" not in message
-    return message
+    return refusal_at(sprt_file(tmp_path, **overrides))
 
 
 @pytest.mark.parametrize(
