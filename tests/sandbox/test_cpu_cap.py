@@ -28,7 +28,10 @@ def test_a_hog_with_many_sessions_gets_at_most_its_core_and_its_opponent_plays_o
     # Long enough on any machine for the hog to report (it does once a quarter of a second has passed):
     # the victim's 2 million steps took 70 ms a turn on the slower of two machines seen, 35 ms would be
     # fast, so its 12 turns alone take 0.4 s at least.
-    data = play_json("versus2048", victim, hog, "--set", "turns_per_player=12", "--shared-folder")
+    # This checks the cap, not the clock: the hog's replies wait behind its own 58 spinners inside its one
+    # core, so on a loaded machine a turn took it 1,003 ms; time limits no loaded machine reaches.
+    limits = ["--set", "turn_time_ms=20000", "--set", "total_time_ms=600000", "--set", "pregame_time_ms=20000"]
+    data = play_json("versus2048", victim, hog, "--set", "turns_per_player=12", *limits, "--shared-folder")
     assert data["result"]["termination"] == "NORMAL", data["result"]["detail"]
     hog_text = "".join(tail["text"] for tail in data["stderr"] if tail["seat"] == 1)
     shares = [float(share) for share in re.findall(r"hog cores ([0-9.]+)", hog_text)]
