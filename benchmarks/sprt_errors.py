@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.synthetic.model import draw_elo, outcome_probabilities  # noqa: E402
-from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr_batch  # noqa: E402
+from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr_batch, normalized_elo  # noqa: E402
 
 
 def pair_distribution(logistic_elo: float, draw_rate: float) -> np.ndarray:
@@ -41,20 +41,12 @@ def pair_distribution(logistic_elo: float, draw_rate: float) -> np.ndarray:
     return pair
 
 
-def normalized(pair: np.ndarray) -> float:
-    """The normalized Elo of a pair-score distribution (a game's t-value times 800 / ln 10)."""
-    scores = np.linspace(0, 1, 5)
-    mean = float((pair * scores).sum())
-    variance = float((pair * (scores - mean) ** 2).sum())
-    return (mean - 0.5) / math.sqrt(2 * variance) * NELO_PER_T
-
-
 def distribution_at(nelo: float, draw_rate: float) -> np.ndarray:
     """The pair distribution whose normalized Elo is ``nelo`` (the logistic difference found by bisection)."""
     low, high = -2000.0, 2000.0
     for _ in range(100):
         middle = (low + high) / 2
-        if normalized(pair_distribution(middle, draw_rate)) < nelo:
+        if normalized_elo(pair_distribution(middle, draw_rate))[0] < nelo:
             low = middle
         else:
             high = middle

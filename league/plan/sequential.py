@@ -16,8 +16,7 @@ from typing import Any
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
 from league.stats.sprt import SprtSettings, SprtState
-
-INFRA_ERROR = "INFRA_ERROR"
+from league.store.results import INFRA_ERROR
 
 
 class SprtTracker:

@@ -17,11 +17,11 @@ from typing import Any
 
 import trueskill
 
+from engine.core import Termination
 from league.stats.placing import place_points, places
-from league.stats.placing import rank_points as rank_points  # where callers have always found it
 from league.stats.trueskill_fast import Multiplayer, OneVsOne
 
-INFRA_ERROR = "INFRA_ERROR"
+INFRA_ERROR = Termination.INFRA_ERROR.value
 
 
 @dataclass

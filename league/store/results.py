@@ -35,11 +35,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from engine.core import Termination
 from league.store.faults import Damage, StoreWriteError, torn_tail_cut, write_failure
 from league.store.folder import MOVE_LOG, STORE
 from league.store.lines import complete_lines, cut_torn_tail, encode_line, read_line, write_durably
 
-INFRA_ERROR = "INFRA_ERROR"
+INFRA_ERROR = Termination.INFRA_ERROR.value
 RESULT_FIELDS = ("game_id", "spec", "result", "time_used_ms", "worker", "node")
 """What a results line keeps of a record (besides ``fingerprint`` and ``log``); the rest goes to the move log."""
 WRITE_CHUNK = 1000

@@ -13,7 +13,8 @@ from league.plan.schedule import balance, round_robin, tables
 from league.plan.table_draw import even_tables
 from league.report.build import write_report
 from league.stats.analysis import assess
-from league.stats.ratings import league_table, rank_points
+from league.stats.placing import rank_points
+from league.stats.ratings import league_table
 
 SIX = ["a", "b", "c", "d", "e", "f"]
 

@@ -7,7 +7,7 @@ import pytest
 from benchmarks.simulated_records import record, tables
 from league.stats.analysis import NEIGHBOUR_COLUMNS, STRENGTH_COLUMNS, assess
 from league.stats.pairwise import pairwise_results
-from league.stats.ratings import rank_points
+from league.stats.placing import rank_points
 
 from .simulated_leagues import elo_model, round_robin
 
