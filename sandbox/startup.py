@@ -3,9 +3,11 @@
 A rules file measures a request's time from the moment its last byte is written. A bot whose
 process was started just before (a JVM takes 100-200 ms in the jail, a Python bot 50 ms) would
 pay its start-up out of that first limit. The referee starts every process a game (or half)
-needs at once, then waits until each is idle, i.e. waiting for input: its processes have used
-almost no CPU over a short window. Then the first request goes out and the clock starts as the
-rules say. The wait has a cap, so a bot that computes before reading only delays the game by it.
+needs at once, then waits until each is idle, i.e. waiting for input: its own command has
+started (not only the jail that starts it), none of its processes is running or waiting on the
+disk, and together they have used almost no CPU over a short window. Then the first request goes
+out and the clock starts as the rules say. The wait has a cap, so a bot that computes before
+reading only delays the game by it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,17 @@ import time
 from collections.abc import Sequence
 
 from sandbox.process import BotProcess
-from sandbox.procfs import CSTIME, CUTIME, TICK_NS, children_of, descendants, process_table, read_small
+from sandbox.procfs import (
+    CSTIME,
+    CUTIME,
+    STATE,
+    TICK_NS,
+    children_of,
+    descendants,
+    process_table,
+    read_small,
+    stat_fields,
+)
 
 QUIET_WINDOW_S = 0.02
 """How long a bot must stay (almost) idle to count as settled, where a cgroup counts its CPU time."""
@@ -25,6 +37,8 @@ BUSY_SHARE = 0.05
 """CPU share over the window above which a bot is still starting (a running process shows far
 more, whatever the kernel's accounting granularity; an idle JVM's housekeeping far less)."""
 SAMPLE_S = 0.002
+ACTIVE_STATES = frozenset("RD")
+"""Process states of a bot still starting: running, or blocked on the disk (loading its code)."""
 
 
 def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
@@ -84,6 +98,23 @@ def _gain(before: dict[int, int], after: dict[int, int]) -> int:
     return sum(value - before.get(key, 0) for key, value in after.items())
 
 
+def _active(process: BotProcess) -> bool:
+    """Whether the bot has not started its own command yet, or one of its processes runs or waits on the disk.
+
+    A jail that sets itself up, or a program whose code is still coming from a busy disk, uses
+    almost no CPU and would look idle by its CPU time alone.
+    """
+    if process.main_pid() is None:
+        return True
+    cgroup = process.plan.cgroup
+    pids = cgroup.pids() if cgroup is not None else descendants(process.pid)
+    for pid in pids:
+        fields = stat_fields(pid)
+        if fields is not None and fields[STATE] in ACTIVE_STATES:
+            return True
+    return False
+
+
 def wait_until_idle(processes: Sequence[BotProcess], cap_s: float) -> float:
     """Wait until every process is idle (or has exited), at most ``cap_s``; returns the seconds waited.
 
@@ -104,15 +135,13 @@ def wait_until_idle(processes: Sequence[BotProcess], cap_s: float) -> float:
             if process.pid not in used or process.popen.poll() is not None:
                 continue  # exited: nothing to wait for
             samples = history[process.pid]
+            started = sum(used[process.pid].values()) > 0  # a process not yet scheduled has used nothing
+            if not started or _active(process):
+                samples.clear()  # the quiet window starts once it is seen waiting
             samples.append((now, used[process.pid]))
             window = QUIET_WINDOW_S if process.plan.cgroup is not None else QUIET_WINDOW_PROC_S
             earlier = [sample for sample in samples if sample[0] <= now - window]
-            started = sum(used[process.pid].values()) > 0  # a process not yet scheduled has used nothing
-            if (
-                not started
-                or not earlier
-                or _gain(earlier[-1][1], used[process.pid]) >= BUSY_SHARE * (now - earlier[-1][0]) * 1e9
-            ):
+            if not earlier or _gain(earlier[-1][1], used[process.pid]) >= BUSY_SHARE * (now - earlier[-1][0]) * 1e9:
                 still.append(process)
         waiting = still
         if waiting:
