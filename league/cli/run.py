@@ -149,7 +149,8 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
 
     def on_test(test: SprtState) -> None:
         bounds = f"({test.settings.lower:.2f}, {test.settings.upper:.2f})"
-        progress.update(task, test=f"LLR {test.llr:.2f} {bounds}, {test.pairs:,} pairs")
+        pairs = "pairs of seeds" if test.solo else "pairs"  # a solo game's pair: both bots alone on two seeds
+        progress.update(task, test=f"LLR {test.llr:.2f} {bounds}, {test.pairs:,} {pairs}")
 
     from league.report.build import remove_report
 

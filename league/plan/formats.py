@@ -27,6 +27,8 @@ def format_problem(format_: str, sizes: list[int] | None, games: Mapping[str, Ga
     """``variants.NAME: ...`` for the first variant the format cannot seat, or None when all fit."""
     for name, game in games.items():
         counts = game.seat_counts()
+        if format_ == "sprt" and list(counts) == [1]:
+            continue  # a game played alone: its SPRT compares both bots' runs seed by seed
         for seats in seats_needed(format_, sizes):
             if seats in counts:
                 continue

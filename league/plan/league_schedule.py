@@ -47,11 +47,22 @@ def planned_schedule(league: League) -> Schedule:
     if config.format == "tables":
         sizes = config.players_per_table or []
         return TableSchedule(config.name, names, variants, sizes, config.tables, seed, prints)
+    if config.format == "sprt" and sprt_alone(league):  # both bots alone on each seed in turn, until it decides
+        return SoloSchedule(config.name, names, variants, sprt_games(config.max_games, solo=True) // 2, seed, prints)
     if config.format == "sprt":  # seat-swapped pairs on one seed each, in order, until the test decides
         return round_robin_schedule(config.name, names, variants, sprt_games(config.max_games), seed, prints)
     return round_robin_schedule(config.name, names, variants, config.games_per_pair, seed, prints)
 
 
-def sprt_games(max_games: int) -> int:
-    """The games an SPRT league may play: ``max_games`` in whole seat-swapped pairs."""
-    return max_games - max_games % 2
+def sprt_games(max_games: int, solo: bool = False) -> int:
+    """The games an SPRT league may play: ``max_games`` in whole pairs (two games seats swapped; solo, two seeds).
+
+    A solo game's pair is both bots' runs on two seeds: four games, each bot's run being one.
+    """
+    per_pair = 4 if solo else 2
+    return max_games - max_games % per_pair
+
+
+def sprt_alone(league: League) -> bool:
+    """Whether an SPRT league's game is played alone (its variant seats one bot: codevs21's solo mode)."""
+    return all(list(game.seat_counts()) == [1] for game in league.games.values())

@@ -6,6 +6,10 @@ decides at the first pair, in schedule order, where the LLR crosses a bound. Gam
 that (in flight when it decided, or beyond it) never change the verdict: the same league and seed
 give the same verdict whatever the number of workers or the order they finish in, and a resumed
 league finds the verdict its stored games give.
+
+A solo game's SPRT schedule is the two bots' runs alone on the same seeds, seed by seed, the
+candidate's run first: its pair is two seeds in a row, four games (``league.stats.sprt.seed_points``),
+taken in the same way.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
+from league.plan.league_schedule import sprt_alone
 from league.stats.sprt import SprtSettings, SprtState
 from league.store.results import INFRA_ERROR
 
@@ -26,13 +31,21 @@ class SprtTracker:
         candidate: The bot tested (the league's first).
         baseline: The bot it is tested against.
         settings: The test.
-        game_ids: The schedule's game ids in order: seat-swapped pairs, each two games in a row.
+        game_ids: The schedule's game ids in order: seat-swapped pairs, each two games in a row; for a
+            solo game, pairs of seeds, each four games in a row (both bots' runs on one seed, then on the next).
+        solo: Whether the game is played alone.
     """
 
-    def __init__(self, candidate: str, baseline: str, settings: SprtSettings, game_ids: Sequence[str]) -> None:
+    def __init__(
+        self, candidate: str, baseline: str, settings: SprtSettings, game_ids: Sequence[str], solo: bool = False
+    ) -> None:
         self.candidate, self.baseline = candidate, baseline
-        self.state = SprtState(settings)
-        self.pairs = list(zip(game_ids[::2], game_ids[1::2], strict=False))
+        self.state = SprtState(settings, solo=solo)
+        self.games_per_pair = 4 if solo else 2
+        whole = len(game_ids) - len(game_ids) % self.games_per_pair
+        self.pairs = [
+            tuple(game_ids[start : start + self.games_per_pair]) for start in range(0, whole, self.games_per_pair)
+        ]
         self._pair_of = {game_id: number for number, pair in enumerate(self.pairs) for game_id in pair}
         self._records: dict[str, dict[str, Any]] = {}
         self._taken = 0
@@ -43,12 +56,15 @@ class SprtTracker:
         test = league.config.sprt
         if test is None:
             raise ValueError("not an SPRT league")
-        for first, second in zip(specs[::2], specs[1::2], strict=False):
-            if first.seed != second.seed or first.seats != tuple(reversed(second.seats)):
-                raise ValueError(f"games {first.game_id} and {second.game_id} are not a seat-swapped pair")
         candidate, baseline = (bot.name for bot in league.config.bots)
+        solo = sprt_alone(league)
+        for first, second in zip(specs[::2], specs[1::2], strict=False):
+            if solo and (first.seed != second.seed or (first.seats, second.seats) != ((candidate,), (baseline,))):
+                raise ValueError(f"games {first.game_id} and {second.game_id} are not both bots' runs on one seed")
+            if not solo and (first.seed != second.seed or first.seats != tuple(reversed(second.seats))):
+                raise ValueError(f"games {first.game_id} and {second.game_id} are not a seat-swapped pair")
         settings = SprtSettings(test.elo0, test.elo1, test.alpha, test.beta)
-        return cls(candidate, baseline, settings, [spec.game_id for spec in specs])
+        return cls(candidate, baseline, settings, [spec.game_id for spec in specs], solo)
 
     @property
     def capped(self) -> bool:
@@ -72,9 +88,13 @@ class SprtTracker:
             if not self.decided and number >= self._taken and record["result"]["termination"] != INFRA_ERROR:
                 self._records[record["game_id"]] = record
         while not self.decided and self._taken < len(self.pairs):
-            first, second = self.pairs[self._taken]
-            if first not in self._records or second not in self._records:
+            pair = self.pairs[self._taken]
+            if any(game_id not in self._records for game_id in pair):
                 break
-            self.state.take(self._records.pop(first), self._records.pop(second), self.candidate)
+            records = [self._records.pop(game_id) for game_id in pair]
+            if self.state.solo:
+                self.state.take_seeds(records[:2], records[2:], self.candidate)
+            else:
+                self.state.take(records[0], records[1], self.candidate)
             self._taken += 1
         return self.decided

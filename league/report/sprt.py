@@ -3,7 +3,8 @@
 The test is taken again from the stored games in schedule order (``league.plan.sequential``), so the
 report says what ``league run`` said, whatever order the games were stored in: the verdict at the
 first pair that crossed a bound, the games stored after it (in flight when it decided) counted
-apart.
+apart. A solo game's test (its games each one bot alone, as the report tells a solo league) is
+said in its own terms: a pair is two seeds, a seed a game the candidate wins by outscoring the baseline.
 """
 
 from __future__ import annotations
@@ -25,17 +26,20 @@ def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) ->
         return None
     candidate, baseline = manifest["bots"]
     settings = SprtSettings(test["elo0"], test["elo1"], test["alpha"], test["beta"])
-    tracker = SprtTracker(candidate, baseline, settings, manifest["game_ids"])
+    solo = bool(records) and all(len(record["spec"]["seats"]) == 1 for record in records)
+    tracker = SprtTracker(candidate, baseline, settings, manifest["game_ids"], solo)
     tracker.add(records)
     state = tracker.state
+    seeds = f" (seeds {2 * tracker.pairs_taken - 1:,} and {2 * tracker.pairs_taken:,})" if solo else ""
     why = (
-        f"It stopped at pair {tracker.pairs_taken:,}, where the LLR crossed a bound."
+        f"It stopped at pair {tracker.pairs_taken:,}{seeds}, where the LLR crossed a bound."
         if tracker.decided
         else "It reached max_games without a verdict."
         if tracker.capped
         else "It has not decided yet: run the league again to go on."
     )
-    beyond = len(records) - 2 * tracker.pairs_taken
+    games = tracker.games_per_pair * tracker.pairs_taken
+    beyond = len(records) - games
     after = (
         f" {beyond:,} more games stored (in flight when it decided, or waiting for a pair before them) do not count."
         if beyond > 0
@@ -48,7 +52,7 @@ def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) ->
                 "LLR",
                 "lower bound",
                 "upper bound",
-                "pairs",
+                "pairs of seeds" if solo else "pairs",
                 "games",
                 "pentanomial (0 1/4 1/2 3/4 1)",
                 "normalized Elo",
@@ -59,17 +63,24 @@ def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) ->
                 f"{settings.lower:.3f}",
                 f"{settings.upper:.3f}",
                 f"{state.pairs:,}",
-                f"{2 * state.pairs:,}",
+                f"{games:,}",
                 " ".join(str(count) for count in state.counts),
                 f"{elo:+.1f}",
                 f"± {1.96 * error:.1f}",
             ],
         }
     )
+    unit = (
+        f"Both bots play alone on the same seeds: on each seed {candidate} wins (1) when its run outscores"
+        f" {baseline}'s (by score, then max chain, then turns, as solo standings rank runs; a faulted run keeps"
+        " what it scored before its fault), draws (1/2) when level, loses (0) when below. Each pair is two seeds"
+        " (four games)"
+        if solo
+        else "Each pair is two games on one seed, seats swapped"
+    )
     hypotheses = (
         f"H0: {candidate} is {settings.elo0:g} normalized Elo better than {baseline}; H1: {settings.elo1:g} better;"
-        f" alpha {settings.alpha:g}, beta {settings.beta:g}. Each pair is two games on one seed, seats swapped,"
-        f" scored for {candidate} 0, 1/4, 1/2, 3/4 or 1."
+        f" alpha {settings.alpha:g}, beta {settings.beta:g}. {unit}, scored for {candidate} 0, 1/4, 1/2, 3/4 or 1."
     )
     return Section(
         "SPRT",

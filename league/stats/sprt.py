@@ -5,6 +5,13 @@ scores the candidate 0, 1/4, 1/2, 3/4 or 1 (its points in the two games, halved)
 those five outcomes are the *pentanomial* results, which keep the correlation between the two
 games of a pair that counting single games (the trinomial losses, draws, wins) throws away.
 
+A game played alone (a solo game, such as codevs21's qualifier) is tested on the paired per-seed
+comparison: both bots play alone on the same seed, and that seed is one game between them, which the
+candidate wins (1) when its run ranks above the baseline's, draws (1/2) when level, loses (0) when
+below, runs ranked as a solo league's standings rank them (``league.stats.qualifier``: by score, then
+max chain, then turns; a faulted run keeps what it scored before its fault). Two seeds in a row make
+the pair, scored and tested as a seat-swapped pair is.
+
 The hypotheses are in normalized Elo (nElo): H0, the candidate is ``elo0`` better, against H1,
 ``elo1`` better. Normalized Elo measures a difference by its t-value, (mean score - 1/2) over the
 standard deviation of one game's score, times 800 / ln 10: unlike logistic Elo it says how hard a
@@ -33,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from league.stats.placing import place_points, places
+from league.stats.qualifier import run_figures
 
 NELO_PER_T = 800 / math.log(10)
 """Normalized Elo per unit of t-value (about 347.4)."""
@@ -182,6 +190,20 @@ def game_points(record: dict[str, Any], bot: str) -> float:
     return place_points(places(result), result.get("offenders") or [], seat)
 
 
+def seed_points(runs: Sequence[dict[str, Any]], candidate: str) -> float:
+    """``candidate``'s points on one seed of a solo game, from the two bots' stored runs on it (either order).
+
+    1 when its run ranks above the other's, 1/2 when level, 0 when below: by score, then max chain,
+    then turns, as a solo league's standings rank runs (``league.stats.qualifier.run_figures``; a
+    faulted run keeps what it scored before its fault).
+    """
+    if len(runs) != 2 or [run["spec"]["seats"][0] == candidate for run in runs].count(True) != 1:
+        raise ValueError(f"a seed's runs are one of {candidate}'s and one of its baseline's")
+    mine, theirs = sorted(runs, key=lambda run: run["spec"]["seats"][0] != candidate)
+    ours, baseline = run_figures(mine), run_figures(theirs)
+    return 1.0 if ours > baseline else 0.5 if ours == baseline else 0.0
+
+
 @dataclass
 class SprtState:
     """A test's evidence after the pairs seen so far, in schedule order; it stops taking pairs at its verdict.
@@ -191,12 +213,15 @@ class SprtState:
         counts: Pentanomial counts of the pairs taken.
         llr: The log-likelihood ratio after them.
         verdict: ``H1`` or ``H0`` once a bound was crossed (at the last pair taken), else None.
+        solo: Whether the game is played alone: a pair is then two seeds, each a game the candidate wins
+            by outscoring the baseline (``seed_points``), rather than two games with the seats swapped.
     """
 
     settings: SprtSettings
     counts: list[int] = field(default_factory=lambda: [0] * 5)
     llr: float = 0.0
     verdict: str | None = None
+    solo: bool = False
 
     @property
     def pairs(self) -> int:
@@ -205,9 +230,18 @@ class SprtState:
 
     def take(self, first: dict[str, Any], second: dict[str, Any], candidate: str) -> str | None:
         """Count one seat-swapped pair for ``candidate``; the verdict it reaches (None: go on, or decided before)."""
+        return self.take_score((game_points(first, candidate) + game_points(second, candidate)) / 2)
+
+    def take_seeds(
+        self, first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]], candidate: str
+    ) -> str | None:
+        """Count a solo game's pair of seeds, each the two bots' runs on it (``seed_points``); as ``take``."""
+        return self.take_score((seed_points(first, candidate) + seed_points(second, candidate)) / 2)
+
+    def take_score(self, score: float) -> str | None:
+        """Count one pair by its score (0, 1/4, 1/2, 3/4 or 1); the verdict it reaches, as ``take``."""
         if self.verdict is not None:
             return None
-        score = (game_points(first, candidate) + game_points(second, candidate)) / 2
         self.counts[pentanomial_index(score)] += 1
         self.llr = llr(self.counts, self.settings)
         self.verdict = self.settings.verdict(self.llr)
@@ -216,6 +250,9 @@ class SprtState:
 
 def verdict_sentence(state: SprtState, candidate: str, baseline: str, capped: bool) -> str:
     """The test's outcome for people: verdict, LLR against its bounds, pairs, pentanomial counts, Elo estimate.
+
+    A solo game's test says what its pairs and games are: two seeds each, a seed being a game the
+    candidate wins by outscoring the baseline on it.
 
     Args:
         state: The test after the pairs it took.
@@ -234,7 +271,13 @@ def verdict_sentence(state: SprtState, candidate: str, baseline: str, capped: bo
     else:
         head = "SPRT: undecided so far (run the league again to go on)"
     counts = " ".join(str(count) for count in state.counts)
-    figures = f"LLR {state.llr:.2f} ({bounds}); {state.pairs} pairs, {2 * state.pairs} games; pentanomial {counts}"
+    played = (
+        f"{state.pairs} pairs of seeds, {4 * state.pairs} solo games (on each seed {candidate} wins by"
+        f" outscoring {baseline}, draws by equalling it)"
+        if state.solo
+        else f"{state.pairs} pairs, {2 * state.pairs} games"
+    )
+    figures = f"LLR {state.llr:.2f} ({bounds}); {played}; pentanomial {counts}"
     if state.pairs:
         elo, error = normalized_elo(state.counts)
         figures += f"; {elo:+.1f} ± {1.96 * error:.1f} normalized Elo (95%)"

@@ -13,7 +13,19 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr, llr_batch, normalized_elo, pentanomial_index
+from league.stats.sprt import (
+    H0,
+    H1,
+    NELO_PER_T,
+    SprtSettings,
+    SprtState,
+    llr,
+    llr_batch,
+    normalized_elo,
+    pentanomial_index,
+    seed_points,
+    verdict_sentence,
+)
 
 FASTCHESS_CASES = [
     # (losses, draws, wins) or pentanomial (LL, LD, WL+DD, WD, WW); elo0, elo1; fastchess's LLR
@@ -92,3 +104,50 @@ def test_the_batch_llr_of_simulations_is_the_league_s_llr_row_by_row():
     settings = SprtSettings(-1, 4)
     one_by_one = [llr(list(row), settings) for row in counts]
     assert llr_batch(counts, settings) == pytest.approx(one_by_one, abs=1e-9)
+
+
+def solo_run(bot: str, score: int, chain: int = 0, turns: int = 30, end: str = "clear") -> dict:
+    """A stored solo run of ``bot`` (codevs21's result: the score, and max chain, turns and end in extra)."""
+    figures = {"score": score, "max_chain": chain, "turns": turns, "end": end}
+    result = {"scores": [score], "ranks": [1], "termination": "NORMAL", "offenders": [0] if "fault" in end else []}
+    return {"spec": {"seats": [bot]}, "result": result | {"extra": {"records": [figures]}}}
+
+
+@pytest.mark.parametrize(
+    ("candidate_run", "baseline_run", "points"),
+    [
+        (solo_run("new", 120), solo_run("old", 80), 1.0),
+        (solo_run("new", 80), solo_run("old", 120), 0.0),
+        (solo_run("new", 80, chain=2), solo_run("old", 80, chain=2), 0.5),
+        (solo_run("new", 80, chain=3), solo_run("old", 80, chain=2), 1.0),  # level scores: max chain, then turns
+        (solo_run("new", 0, turns=12, end="overflow"), solo_run("old", 0, turns=20, end="overflow"), 0.0),
+        (solo_run("new", 2**60 + 1), solo_run("old", 2**60), 1.0),  # exact past 2**53
+        (solo_run("new", 50, turns=7, end="fault:timeout"), solo_run("old", 40), 1.0),  # a fault keeps its score
+    ],
+)
+def test_a_seed_of_a_solo_game_is_won_by_outscoring_the_baseline_as_the_standings_rank(
+    candidate_run, baseline_run, points
+):
+    assert seed_points([candidate_run, baseline_run], "new") == points
+    assert seed_points([baseline_run, candidate_run], "new") == points  # stored in either order
+    assert seed_points([candidate_run, baseline_run], "old") == 1 - points
+
+
+def test_a_seed_needs_one_run_of_each_bot():
+    with pytest.raises(ValueError, match="one of new's and one of its baseline's"):
+        seed_points([solo_run("new", 1), solo_run("new", 2)], "new")
+
+
+def test_two_seeds_count_as_one_pentanomial_pair_and_the_verdict_says_what_a_game_is():
+    state = SprtState(SprtSettings(0, 50), solo=True)
+    won = (solo_run("new", 9), solo_run("old", 5))
+    level = (solo_run("new", 5), solo_run("old", 5))
+    lost = (solo_run("new", 1), solo_run("old", 5))
+    for first, second in [(won, level), (won, won), (lost, level), (level, level), (lost, won)]:
+        state.take_seeds(first, second, "new")
+    assert state.counts == [0, 1, 2, 1, 1]  # 3/4, 1, 1/4, 1/2, 1/2
+    assert state.llr == pytest.approx(llr([0, 1, 2, 1, 1], SprtSettings(0, 50)))
+    sentence = verdict_sentence(state, "new", "old", capped=False)
+    assert "5 pairs of seeds, 20 solo games (on each seed new wins by outscoring old" in sentence
+    two_seat = verdict_sentence(SprtState(SprtSettings(0, 50), counts=[0, 1, 2, 1, 1]), "new", "old", capped=False)
+    assert "5 pairs, 10 games;" in two_seat and "seed" not in two_seat
