@@ -24,7 +24,9 @@ from league.cli.league_file import load
 from league.cli.plan_text import describe, tell_store_problems, warn_if_oversubscribed
 from league.cluster.shipping import shipping_note
 from league.match.inert import inert_line
+from league.plan.adaptive import AdaptiveTracker, outcome_sentence
 from league.plan.config import ConfigError, League
+from league.stats.active_ranking import Claim
 from league.stats.sprt import SprtState, verdict_sentence
 from league.store.faults import disk_refusals
 from league.store.results import ResultStore, StoreBusy, league_store
@@ -68,7 +70,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    ids = [spec.game_id for spec in schedule(league)]
+    counted = summary.adaptive.counted_games if summary.adaptive is not None else schedule(league)
+    ids = [spec.game_id for spec in counted]
     label = GAMES[league.config.game].score_label
     with disk_refusals(league.output):
         files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
@@ -76,6 +79,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if summary.sprt is not None:
         test = summary.sprt
         print(verdict_sentence(test.state, test.candidate, test.baseline, test.capped), file=sys.stderr)
+    if summary.adaptive is not None:
+        print(outcome_sentence(summary.adaptive), file=sys.stderr)
     print(f"report: {files[-1]}")
     from league.report.faults import fault_summary
 
@@ -152,6 +157,11 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
         pairs = "pairs of seeds" if test.solo else "pairs"  # a solo game's pair: both bots alone on two seeds
         progress.update(task, test=f"LLR {test.llr:.2f} {bounds}, {test.pairs:,} {pairs}")
 
+    def on_batch(tracker: AdaptiveTracker) -> None:
+        claims = tracker.batches.ranking.claims()
+        still = sum(neighbours.claim is Claim.OPEN for neighbours in claims)
+        progress.update(task, test=f"batch {tracker.batches.taken}, {still} of {len(claims)} neighbours open")
+
     from league.report.build import remove_report
 
     try:
@@ -161,6 +171,7 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
             fresh=args.fresh,
             on_progress=on_progress,
             on_test=on_test,
+            on_batch=on_batch,
             store=store,
             remove_stale_report=remove_report,
         )

@@ -33,10 +33,11 @@ from league.cluster.session import leave_ray, start_ray, watch_first_worker
 from league.cluster.shipping import ShippedPath, pack_all
 from league.cluster.worker import LeagueSetup, infra_record
 from league.match.bot_spec import spec_to_data
+from league.plan.adaptive import AdaptiveTracker, adaptive_batch_sizes
 from league.plan.config import League
 from league.plan.cores import need_of
 from league.plan.game_spec import GameSpec
-from league.plan.league_schedule import planned_schedule
+from league.plan.league_schedule import adaptive_tracker, planned_schedule
 from league.plan.manifest import (
     RUN_TIME,
     record_run,
@@ -73,6 +74,8 @@ class RunSummary:
             started, the workers' processes up): the fixed cost before games flow; None if some never was.
         sprt: The test of a ``format: sprt`` league, over every game stored once the run ended (None for
             other formats); a decided test plays nothing more.
+        adaptive: The batches of a ``format: adaptive`` league, over every game stored once the run
+            ended (None for other formats); a league that has stopped plays nothing more.
     """
 
     total: int
@@ -86,6 +89,7 @@ class RunSummary:
     store_notes: list[str] = field(default_factory=list)
     startup_seconds: float | None = None
     sprt: SprtTracker | None = None
+    adaptive: AdaptiveTracker | None = None
 
 
 def schedule(league: League) -> list[GameSpec]:
@@ -143,6 +147,7 @@ def run_league(
     on_progress: Callable[[int, int], None] | None = None,
     store: ResultStore | None = None,
     on_test: Callable[[SprtState], None] | None = None,
+    on_batch: Callable[[AdaptiveTracker], None] | None = None,
     remove_stale_report: Callable[[Path], list[Path]] | None = None,
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
@@ -156,6 +161,7 @@ def run_league(
         fresh: Forget stored games first (and a stored seed: a league file without one draws a new one).
         on_progress: Called with (games stored, games in the schedule) after each game.
         on_test: For an SPRT league, called with the test's state each time it has taken new pairs.
+        on_batch: For an adaptive league, called with its batches each time it has taken one.
         store: The league's store, locked by the caller (``league run`` holds it before it prints anything);
             None: locked here. Closed (its lock let go) when the run ends, either way.
         remove_stale_report: Deletes the folder's report files, returning those it found
@@ -181,9 +187,16 @@ def run_league(
         keep_seed(league, fresh)  # a drawn seed is stored before any game: every later run plays on it
         specs = schedule(league)  # drawn again only if a run that held the folder since stored another seed
         done = store.done_ids()
-        write_manifest(league, specs)
+        adaptive = adaptive_tracker(league) if league.config.format == "adaptive" else None
+        if adaptive is not None:  # its batches so far, from the stored games: where it stopped, or what is next
+            adaptive.add(store.records())
+            specs = adaptive.counted_games
+            if on_batch:
+                on_batch(adaptive)
+        write_manifest(league, specs, adaptive_batch_sizes(adaptive))
         todo = [spec for spec in specs if spec.game_id not in done]
         summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())
+        summary.adaptive = adaptive
         if league.config.format == "sprt":  # a test stops at its verdict: what is stored may have reached it
             summary.sprt = SprtTracker.of_league(league, specs)
             if summary.sprt.add(store.records()):
@@ -197,7 +210,7 @@ def run_league(
         if not todo:
             return summary
         we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-        _play(league, deque(todo), store, summary, cluster, (on_progress, on_test), started)
+        _play(league, deque(todo), store, summary, cluster, (on_progress, on_test, on_batch), started)
     finally:
         store.close()
         if we_started:
@@ -221,13 +234,15 @@ def _play(
     store: ResultStore,
     summary: RunSummary,
     cluster: bool,
-    callbacks: tuple[Callable[[int, int], None] | None, Callable[[SprtState], None] | None],
+    callbacks: tuple[
+        Callable[[int, int], None] | None, Callable[[SprtState], None] | None, Callable[[AdaptiveTracker], None] | None
+    ],
     started: float,
 ) -> None:
     """Hand the games out to a pool of workers and store each as it comes back, until none is left or Ctrl-C."""
     from league.cluster.pool import WorkerPool  # imports Ray: only a run needs it
 
-    on_progress, on_test = callbacks
+    on_progress, on_test, on_batch = callbacks
 
     setup = league_setup(league, _ship(league) if cluster else None)  # bot folders go through Ray's object store
     tries: Counter[str] = Counter()
@@ -236,7 +251,8 @@ def _play(
     if cluster:  # a cluster may have no CPU free for a long while: say so rather than wait silently
         watch_first_worker(first_worker)
     try:
-        pool = WorkerPool(setup, max(1, min(league.config.concurrency, len(pending))))  # no idle worker to start
+        most = league.config.max_games if league.config.format == "adaptive" else len(pending)  # batches to come
+        pool = WorkerPool(setup, max(1, min(league.config.concurrency, most)))  # no idle worker to start
         while pending or pool.busy():
             _hand_out(pool, pending)
             if pool.busy():
@@ -256,6 +272,8 @@ def _play(
                         pending.clear()  # decided: games in flight are stored, none is handed out
                     if on_test and summary.sprt.pairs_taken != taken:
                         on_test(summary.sprt.state)
+                if summary.adaptive is not None and _next_batches(league, summary, pending, finished) and on_batch:
+                    on_batch(summary.adaptive)
             for record in finished:
                 if record["result"]["termination"] == INFRA_ERROR:
                     summary.infra_errors += 1
@@ -271,6 +289,29 @@ def _play(
         summary.startup_seconds = pool.ready_at - started if pool and pool.ready_at else None
         if pool:
             pool.close()
+
+
+def _next_batches(
+    league: League, summary: RunSummary, pending: deque[GameSpec], finished: list[dict[str, Any]]
+) -> bool:
+    """Feed an adaptive league what came back: the batches it plans join ``pending``; once it stops, nothing more does.
+
+    The manifest follows its batches (the games the report counts), before any of theirs is handed out.
+    Returns whether it took a batch.
+    """
+    tracker = summary.adaptive
+    assert tracker is not None
+    taken = tracker.batches.taken
+    planned = tracker.add(finished)
+    if tracker.decided:
+        pending.clear()  # games in flight are stored; they count for nothing
+    pending.extend(planned)
+    if tracker.batches.taken == taken:
+        return False
+    counted = tracker.counted_games
+    write_manifest(league, counted, adaptive_batch_sizes(tracker))
+    summary.total = len(tracker.games) if not tracker.decided else len(counted)
+    return True
 
 
 def _hand_out(pool: WorkerPool, pending: deque[GameSpec]) -> None:

@@ -6,7 +6,9 @@ robin, gauntlet, tables, solo) and ``game_spec`` (one game and its id), ``league
 (a league file's games, counted or built), ``seed`` (the league seed: the file's, or drawn and kept
 secret), ``cores`` (the cores a game needs), ``bot_folders`` (bots kept apart), ``manifest`` (what
 the folder's ``league.json`` holds: the plan and its runs), ``sequential`` (an SPRT league's test, fed
-its pairs in schedule order as they are stored).
+its pairs in schedule order as they are stored), ``adaptive_batches`` (an adaptive league's warm-up and
+batches, each planned from completed ones) with ``adaptive`` (its batches as games, fed the stored games)
+and ``adaptive_simulation`` (adaptive and round-robin leagues simulated on the synthetic game's model).
 
 May import: ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
 """

@@ -96,6 +96,32 @@ class SprtConfig(_Strict):
         return self
 
 
+class AdaptiveConfig(_Strict):
+    """``adaptive: {confidence, tie_elo, warmup_games, batch_games}``: how ``format: adaptive`` plays and stops.
+
+    See ``league.plan.adaptive_batches`` and ``league.stats.active_ranking``.
+    """
+
+    confidence: float = 0.95
+    tie_elo: float = Field(20.0, ge=0)
+    warmup_games: int = Field(2, ge=2, strict=True)
+    batch_games: int | None = Field(None, ge=2, strict=True)  # None: 4 a bot after the first
+
+    @field_validator("confidence")
+    @classmethod
+    def _confidence(cls, value: float) -> float:
+        if not 0.5 < value < 1:
+            raise ValueError(f"{value} is not a confidence between 0.5 and 1 (e.g. 0.95)")
+        return value
+
+    @field_validator("warmup_games", "batch_games")
+    @classmethod
+    def _whole_pairs(cls, value: int | None) -> int | None:
+        if value is not None and value % 2:
+            raise ValueError(f"{value} is odd: games go in seat-swapped pairs, give an even number ({value + 1})")
+        return value
+
+
 MAX_TABLES = 100_000
 """The most tables of one size a league may draw (each is played once per seat rotation and variant)."""
 
@@ -107,13 +133,14 @@ class LeagueConfig(_Strict):
     game: str
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
-    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt"] = "round_robin"
+    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive"] = "round_robin"
     games_per_pair: int = Field(2, ge=1, strict=True)
     players_per_table: list[int] | None = None
     tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
     runs_per_case: int = Field(3, ge=1, strict=True)
     candidates: list[str] = Field(default_factory=list)
     sprt: SprtConfig | None = None
+    adaptive: AdaptiveConfig | None = None
     max_games: int = Field(20_000, ge=2, strict=True)
     seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
     concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs
@@ -178,6 +205,7 @@ class LeagueConfig(_Strict):
             raise ValueError("candidates: only a gauntlet has candidates")
         self._check_format(names)
         self._check_sprt()
+        self._check_adaptive()
         if not self.variants:
             raise ValueError("variants: give at least one variant (or leave the key out)")
         return self
@@ -185,9 +213,12 @@ class LeagueConfig(_Strict):
     def _check_sprt(self) -> None:
         """``format: sprt``: its test, two bots (the candidate first), one variant, games capped by ``max_games``."""
         if self.format != "sprt":
-            for key in ("sprt", "max_games"):
-                if key in self.model_fields_set:
-                    raise ValueError(f"{key}: only format: sprt runs a sequential test (this league is {self.format})")
+            if "sprt" in self.model_fields_set:
+                raise ValueError(f"sprt: only format: sprt runs a sequential test (this league is {self.format})")
+            if "max_games" in self.model_fields_set and self.format != "adaptive":
+                raise ValueError(
+                    f"max_games: only formats sprt and adaptive stop on their own (this league is {self.format})"
+                )
             return
         if self.sprt is None:
             raise ValueError("sprt: format sprt needs its test, e.g. sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05}")
@@ -200,6 +231,42 @@ class LeagueConfig(_Strict):
             raise ValueError("variants: an SPRT tests under one rule set; give one variant (a league file for each)")
         if "games_per_pair" in self.model_fields_set:
             raise ValueError("games_per_pair: an SPRT plays pairs until it decides; cap them with max_games: N")
+
+    def adaptive_settings(self) -> AdaptiveConfig:
+        """The settings of an adaptive league, defaults filled in (``batch_games``: 4 a bot after the first)."""
+        given = self.adaptive or AdaptiveConfig()
+        return (
+            given
+            if given.batch_games is not None
+            else given.model_copy(update={"batch_games": 4 * (len(self.bots) - 1)})
+        )
+
+    def warmup_games(self) -> int:
+        """The games of an adaptive league's warm-up: ``warmup_games`` for every pair of bots."""
+        pairs = len(self.bots) * (len(self.bots) - 1) // 2
+        return self.adaptive_settings().warmup_games * pairs
+
+    def _check_adaptive(self) -> None:
+        """``format: adaptive``: one variant, no ``games_per_pair``, ``max_games`` no lower than the warm-up."""
+        if self.format != "adaptive":
+            if "adaptive" in self.model_fields_set:
+                raise ValueError(f"adaptive: only format: adaptive plays in batches (this league is {self.format})")
+            return
+        if len(self.variants) != 1:
+            raise ValueError(
+                "variants: an adaptive league ranks under one rule set; give one variant (a file for each)"
+            )
+        if "games_per_pair" in self.model_fields_set:
+            raise ValueError(
+                "games_per_pair: an adaptive league plays each pair until settled; cap all with max_games: N"
+            )
+        warmup = self.warmup_games()
+        if self.max_games < warmup:
+            raise ValueError(
+                f"max_games: {self.max_games:,} is below the warm-up's {warmup:,} games"
+                f" ({self.adaptive_settings().warmup_games} for each pair of {len(self.bots)} bots);"
+                f" give max_games: {warmup:,} or more"
+            )
 
     def _check_format(self, names: list[str]) -> None:
         """Each format's keys only with it (pairs, tables, solo runs); table sizes the game allows and bots fill.
@@ -215,6 +282,11 @@ class LeagueConfig(_Strict):
             raise ValueError("games_per_pair: a solo league has no pairs; say how many runs with runs_per_case: N")
         if self.format != "tables":
             for key in ("players_per_table", "tables"):
+                if key in self.model_fields_set and self.format == "adaptive":
+                    raise ValueError(
+                        f"{key}: an adaptive league of tables is not supported yet; use format: tables, or leave"
+                        f" {key} out to play {game.name} two a game"
+                    )
                 if key in self.model_fields_set:
                     raise ValueError(f"{key}: only format: tables seats bots at tables (this league is {self.format})")
             if game.min_seats > 2 and self.format != "solo":

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from league.match.bot_spec import spec_to_data
+from league.plan.adaptive import AdaptiveTracker
 from league.plan.config import League
 from league.plan.schedule import Schedule, SoloSchedule, TableSchedule, gauntlet_schedule, round_robin_schedule
 from league.plan.seed import league_seed
@@ -51,7 +52,15 @@ def planned_schedule(league: League) -> Schedule:
         return SoloSchedule(config.name, names, variants, sprt_games(config.max_games, solo=True) // 2, seed, prints)
     if config.format == "sprt":  # seat-swapped pairs on one seed each, in order, until the test decides
         return round_robin_schedule(config.name, names, variants, sprt_games(config.max_games), seed, prints)
+    if config.format == "adaptive":  # the warm-up: later batches are planned from its games (adaptive_tracker)
+        warmup = config.adaptive_settings().warmup_games
+        return round_robin_schedule(config.name, names, variants, warmup, seed, prints)
     return round_robin_schedule(config.name, names, variants, config.games_per_pair, seed, prints)
+
+
+def adaptive_tracker(league: League) -> AdaptiveTracker:
+    """The batches of an adaptive league, from its warm-up on (feed it the stored games to go on)."""
+    return AdaptiveTracker.of_league(league, league_seed(league).value, fingerprints(league))
 
 
 def sprt_games(max_games: int, solo: bool = False) -> int:

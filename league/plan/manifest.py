@@ -29,12 +29,14 @@ RUN_TIME = "%Y-%m-%d %H:%M UTC"
 """How a run's start and end are written (``2024-05-01 12:00 UTC``: to the minute, in UTC)."""
 
 
-def write_manifest(league: League, specs: list[GameSpec]) -> None:
+def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | None = None) -> None:
     """Record what the league is now: its games, game, variants' rules, bots, seed and rules of play.
 
     The report leaves out stored games that are not among these ids (games of an older config).
     The runs recorded by earlier runs of the same league (``record_run``) are kept (unless the old
-    manifest is damaged: it is replaced whole).
+    manifest is damaged: it is replaced whole). An adaptive league's games grow batch by batch
+    (``batches``: how many games each batch holds, ``specs`` being theirs in order): its runs are
+    kept while the earlier games are the first of the new ones, or the other way round.
 
     Raises:
         StoreWriteError: The folder refused the write; the old manifest is left as it was.
@@ -46,6 +48,7 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
         earlier = read_manifest(league.output) or {}
     except ManifestDamaged:  # rewritten whole below: only the earlier runs' times are lost
         earlier = {}
+    ids = [spec.game_id for spec in specs]
     manifest = {
         "name": config.name,
         "game": config.game,
@@ -63,9 +66,10 @@ def write_manifest(league: League, specs: list[GameSpec]) -> None:
             "sandbox": config.sandbox.mode.value,
             "limits": config.limits.model_dump(mode="json", exclude_defaults=True),
         },
-        "runs": earlier.get("runs", []) if earlier.get("game_ids") == [s.game_id for s in specs] else [],
-        "game_ids": [spec.game_id for spec in specs],
+        "runs": earlier.get("runs", []) if _same_league(earlier.get("game_ids"), ids, batches is not None) else [],
+        "game_ids": ids,
         **({"sprt": config.sprt.model_dump()} if config.sprt is not None else {}),  # the test the report repeats
+        **({"adaptive": _adaptive(league, batches)} if batches is not None else {}),  # the batches the report repeats
     }
     _replace(path, json.dumps(manifest, indent=1) + "\n")
 
@@ -98,6 +102,20 @@ def _replace(path: Path, text: str) -> None:
 
 class ManifestDamaged(ValueError):
     """A league folder's manifest that cannot be read or is not one; the message names it and the fix."""
+
+
+def _same_league(earlier: list[str] | None, ids: list[str], growing: bool) -> bool:
+    """Whether earlier runs played the league these ids make (an adaptive league's games grow, or stop short)."""
+    if earlier is None or not growing:
+        return earlier == ids
+    shorter = min(len(earlier), len(ids))
+    return earlier[:shorter] == ids[:shorter]
+
+
+def _adaptive(league: League, batches: list[int]) -> dict[str, Any]:
+    """An adaptive league's settings (defaults filled in), its ``max_games`` and its batches' sizes in games."""
+    config = league.config
+    return config.adaptive_settings().model_dump() | {"max_games": config.max_games, "batches": batches}
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:

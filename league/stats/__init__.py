@@ -6,7 +6,9 @@ order-free fit), ``pairwise`` (head-to-head tables), ``strength`` (bootstrap, LO
 probabilities), ``evidence``, ``cycles`` and ``verdict`` (are strong programs strong?),
 ``analysis`` (what the report's strength section shows), ``variant_*`` (rule variants compared on
 paired seeds), ``sprt`` (is a candidate better than its baseline? the GSPRT on
-pentanomial pairs, as fishtest and fastchess), ``qualifier`` (solo leagues ranked as the CODE VS 2.1 qualifier was).
+pentanomial pairs, as fishtest and fastchess), ``active_ranking`` (an adaptive league's intervals,
+claims about neighbours and where its next games go), ``qualifier`` (solo leagues ranked as the
+CODE VS 2.1 qualifier was).
 
 May import: ``engine``. Nothing of ``league`` outside ``league.stats``.
 """

@@ -48,7 +48,10 @@ def test_missing_file(tmp_path):
         ({"variants": {"v": {"board_size": 1}}}, "variants.v.board_size: Input should be greater than or equal to 2"),
         ({"games_per_pair": 0}, "games_per_pair: Input should be greater than or equal to 1"),
         ({"surprise": 1}, "surprise: unknown key"),
-        ({"format": "swiss"}, "format: Input should be 'round_robin', 'gauntlet', 'tables', 'solo' or 'sprt'"),
+        (
+            {"format": "swiss"},
+            "format: Input should be 'round_robin', 'gauntlet', 'tables', 'solo', 'sprt' or 'adaptive'",
+        ),
         ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
         ({"limits": {"memory_mb": "lots"}}, "limits.memory_mb:"),
         ({"sandbox": "paranoid"}, "sandbox.mode:"),

@@ -1,0 +1,160 @@
+"""An adaptive league over its games (``format: adaptive``): batches as games, stored games as units.
+
+Each pair of bots has one endless sequence of games, the round robin's (``PairSchedule``): games
+``2r`` and ``2r + 1`` share a seed with the seats swapped, and a game's id depends only on its pair,
+its number in the sequence and what the names stand for. A batch of ``u`` units for a pair is that
+pair's next ``2u`` games. So a batch's games are the same whoever plans it, stored games keep their
+ids when the league grows (the warm-up of old pairs is the games they played first), and the
+league's claims rest on ``league.plan.adaptive_batches`` fed the stored games batch by batch in
+order: the same league and seed play the same games and reach the same ranking whatever the
+number of workers, and a resumed league goes on from where it stopped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from league.plan.adaptive_batches import STOP_CAPPED, STOP_SETTLED, AdaptiveBatches, AdaptiveSettings, Batch
+from league.plan.config import League
+from league.plan.game_spec import GameSpec
+from league.plan.schedule import PairSchedule
+from league.stats.active_ranking import Claim, Pair, ranking_line
+from league.stats.sprt import game_points
+from league.store.results import INFRA_ERROR
+
+
+def adaptive_settings(league: League) -> AdaptiveSettings:
+    """An adaptive league's settings in units (seat-swapped pairs of games) from its file's games."""
+    config = league.config
+    given = config.adaptive_settings()
+    return AdaptiveSettings(
+        confidence=given.confidence,
+        tie_elo=given.tie_elo,
+        warmup_units=given.warmup_games // 2,
+        batch_units=(given.batch_games or 2) // 2,
+        max_units=config.max_games // 2,
+    )
+
+
+def adaptive_batch_sizes(tracker: AdaptiveTracker | None) -> list[int] | None:
+    """The games of each batch the league counts (the manifest's ``adaptive.batches``); None for other leagues."""
+    if tracker is None:
+        return None
+    counted = tracker.batches.taken if tracker.decided else len(tracker.batch_games)
+    return [len(games) for games in tracker.batch_games[:counted]]
+
+
+class AdaptiveTracker:
+    """An adaptive league's batches as games, fed its stored games.
+
+    Args:
+        league_name: The league's name (part of the ids).
+        bots: Its bots in the file's order.
+        variant: Its one variant.
+        seed: The league seed.
+        fingerprints: What each name stands for (part of the ids).
+        settings: How it plays and stops.
+    """
+
+    def __init__(
+        self,
+        league_name: str,
+        bots: Sequence[str],
+        variant: str,
+        seed: int,
+        fingerprints: dict[str, str],
+        settings: AdaptiveSettings,
+    ) -> None:
+        self._naming = (league_name, variant, seed, fingerprints)
+        self.batches = AdaptiveBatches(bots, settings)
+        self.batch_games: list[list[GameSpec]] = []
+        self._next_game: dict[Pair, int] = {}
+        self._taken: set[str] = set()
+        """Games of the batches taken (their records are let go)."""
+        self._records: dict[str, dict[str, Any]] = {}
+        self._add_batch(self.batches.batches[0])
+
+    @classmethod
+    def of_league(cls, league: League, seed: int, fingerprints: dict[str, str]) -> AdaptiveTracker:
+        """The tracker of a league of ``format: adaptive``."""
+        config = league.config
+        (variant,) = league.games
+        bots = [bot.name for bot in config.bots]
+        return cls(config.name, bots, variant, seed, fingerprints, adaptive_settings(league))
+
+    @property
+    def decided(self) -> bool:
+        """Whether the league has stopped: settled, or every unit ``max_games`` allows taken."""
+        return self.batches.stop is not None
+
+    @property
+    def games(self) -> list[GameSpec]:
+        """Every game planned so far, batch by batch."""
+        return [spec for batch in self.batch_games for spec in batch]
+
+    @property
+    def counted_games(self) -> list[GameSpec]:
+        """The games the league's claims rest on: those of the batches taken once it stopped, else all planned."""
+        if not self.decided:
+            return self.games
+        return [spec for batch in self.batch_games[: self.batches.taken] for spec in batch]
+
+    def add(self, records: Iterable[dict[str, Any]]) -> list[GameSpec]:
+        """Take stored records (INFRA_ERROR ones wait for their replay); the games of the batches this plans."""
+        for record in records:  # kept whether planned yet or not: stored games of batches to come are found
+            if record["result"]["termination"] != INFRA_ERROR and record["game_id"] not in self._taken:
+                self._records[record["game_id"]] = record
+        planned: list[GameSpec] = []
+        while not self.decided and self.batches.taken < len(self.batch_games):
+            batch = self.batch_games[self.batches.taken]
+            if any(spec.game_id not in self._records for spec in batch):
+                break
+            for new in self.batches.take(self._units(batch)):
+                planned += self._add_batch(new)
+        return planned
+
+    def _units(self, batch: list[GameSpec]) -> dict[Pair, list[float]]:
+        """A complete batch's unit scores per pair: its games two by two, the pair's first bot's points halved."""
+        units: dict[Pair, list[float]] = {}
+        for first, second in zip(batch[::2], batch[1::2], strict=True):
+            pair = self.batches.ranking.pair(*first.seats)
+            records = self._records.pop(first.game_id), self._records.pop(second.game_id)
+            self._taken.update((first.game_id, second.game_id))
+            units.setdefault(pair, []).append(sum(game_points(record, pair[0]) for record in records) / 2)
+        return units
+
+    def _add_batch(self, batch: Batch) -> list[GameSpec]:
+        """Make a planned batch's games (each pair's next games in its sequence), numbered on from the last."""
+        league_name, variant, seed, fingerprints = self._naming
+        made = []
+        index = sum(len(games) for games in self.batch_games)
+        for pair, units in batch.items():
+            start = self._next_game.get(pair, 0)
+            sequence = PairSchedule(league_name, [pair], [variant], start + 2 * units, seed, fingerprints)
+            for spec in sequence[start:]:
+                made.append(dataclasses.replace(spec, index=index))
+                index += 1
+            self._next_game[pair] = start + 2 * units
+        self.batch_games.append(made)
+        return made
+
+
+def outcome_sentence(tracker: AdaptiveTracker) -> str:
+    """Where an adaptive league stands, for people: why it stopped (or that it has not), its games, its ranking."""
+    league = tracker.batches
+    claims = league.ranking.claims()
+    settings = league.settings
+    games = len(tracker.counted_games)
+    line = ranking_line(claims)
+    signs = f"(>: above at {settings.confidence:.0%} confidence; ~: within {settings.tie_elo:g} Elo; ?: not settled)"
+    if league.stop == STOP_SETTLED:
+        return f"adaptive: settled after {games:,} games in {league.taken} batches: {line} {signs}"
+    still = sum(neighbours.claim is Claim.OPEN for neighbours in claims)
+    if league.stop == STOP_CAPPED:
+        return (
+            f"adaptive: max_games reached after {games:,} games with {still} of {len(claims)} pairs of neighbours"
+            f" not settled: {line} {signs}; raise max_games to go on"
+        )
+    return f"adaptive: not settled yet after {league.taken} batches: {line} {signs}; run the league again to go on"
