@@ -44,6 +44,13 @@ def describe(league: League, specs: Sequence[GameSpec]) -> str:
             f"at most; seat-swapped pairs until the test decides: H0 {test.elo0:g} against H1 {test.elo1:g}"
             f" normalized Elo, alpha {test.alpha:g}, beta {test.beta:g}"
         )
+    elif config.format == "adaptive":
+        given = config.adaptive_settings()
+        per = (
+            f"at most; a warm-up of {given.warmup_games} per pair, then batches of {given.batch_games:,} or more"
+            f" until every pair of neighbours is ordered at {given.confidence:.0%} confidence or within"
+            f" {given.tie_elo:g} Elo"
+        )
     else:
         per = f"{config.games_per_pair:,} per pair and variant"
     lines = [

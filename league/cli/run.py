@@ -62,6 +62,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
         note += f", {summary.infra_errors} failed for reasons of ours"
+    beyond = summary.skipped + summary.played - summary.infra_errors - summary.total
+    if summary.adaptive is not None and summary.adaptive.decided and beyond > 0:
+        note += f" ({beyond} more, in flight when it stopped, count for nothing)"
     if summary.interrupted:
         removed = " (the old report was removed: it described other games)" if summary.removed_report else ""
         print(
@@ -150,7 +153,7 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
         elapsed = time.monotonic() - state["start"]
         played = done - state["first"]
         rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
-        progress.update(task, completed=done, total=total, rate=rate)
+        progress.update(task, completed=done, total=max(total, done), rate=rate)  # a stop leaves games in flight
 
     def on_test(test: SprtState) -> None:
         bounds = f"({test.settings.lower:.2f}, {test.settings.upper:.2f})"

@@ -101,6 +101,8 @@ def _fewer_games(league: League) -> str:
         return f"play fewer runs (runs_per_case: {config.runs_per_case:,})"
     if config.format == "sprt":
         return f"cap the test lower (max_games: {config.max_games:,})"
+    if config.format == "adaptive":
+        return f"cap the league lower (max_games: {config.max_games:,})"
     return f"play fewer games (games_per_pair: {config.games_per_pair:,})"
 
 

@@ -52,10 +52,20 @@ def planned_schedule(league: League) -> Schedule:
         return SoloSchedule(config.name, names, variants, sprt_games(config.max_games, solo=True) // 2, seed, prints)
     if config.format == "sprt":  # seat-swapped pairs on one seed each, in order, until the test decides
         return round_robin_schedule(config.name, names, variants, sprt_games(config.max_games), seed, prints)
-    if config.format == "adaptive":  # the warm-up: later batches are planned from its games (adaptive_tracker)
-        warmup = config.adaptive_settings().warmup_games
-        return round_robin_schedule(config.name, names, variants, warmup, seed, prints)
+    if config.format == "adaptive":  # the most it may play, as a round robin: a run plans batches (adaptive_tracker)
+        return round_robin_schedule(config.name, names, variants, adaptive_games_per_pair(league), seed, prints)
     return round_robin_schedule(config.name, names, variants, config.games_per_pair, seed, prints)
+
+
+def adaptive_games_per_pair(league: League) -> int:
+    """The games per pair of a round robin as long as an adaptive league's ``max_games`` (whole seat-swapped pairs).
+
+    What ``league validate`` counts and estimates: the most the league may play, its warm-up at least.
+    """
+    config = league.config
+    pairs = len(config.bots) * (len(config.bots) - 1) // 2
+    most = config.max_games // pairs
+    return max(config.adaptive_settings().warmup_games, most - most % 2)
 
 
 def adaptive_tracker(league: League) -> AdaptiveTracker:
