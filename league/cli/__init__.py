@@ -2,9 +2,10 @@
 
 ``main`` (the entry point: sub-commands assembled, user mistakes as one line), ``args`` (shared
 arguments and ``UsageError``), ``play`` (``league play``), ``run`` (``league run``), ``validate``,
-``report``, ``games``, ``standings``, ``compare``, ``replay``, and ``league bot`` in ``play``; what
-``run``, ``validate`` and ``report`` share: ``league_file`` (a league loaded and checked whole),
-``cluster_join`` (the cluster asked for, checked, joined) and ``plan_text`` (the plan and warnings told).
+``plan`` (a design simulated on guessed strengths), ``report``, ``games``, ``standings``, ``compare``,
+``replay``, and ``league bot`` in ``play``; what ``run``, ``validate`` and ``report`` share:
+``league_file`` (a league loaded and checked whole), ``cluster_join`` (the cluster asked for, checked,
+joined) and ``plan_text`` (the plan and warnings told).
 
 May import any wing. The command modules do not import each other, only the shared modules above
 (``args``, ``league_file``, ``cluster_join``, ``plan_text``); ``main`` assembles them.

@@ -3,6 +3,7 @@
 * ``league play`` / ``league bot``: league/cli/play.py
 * ``league run``: league/cli/run.py
 * ``league validate``: league/cli/validate.py
+* ``league plan``: league/cli/plan.py
 * ``league report``: league/cli/report.py
 * ``league games``: league/cli/games.py
 * ``league compare``: league/cli/compare.py
@@ -34,6 +35,7 @@ COMMAND_MODULES = {
     "bot": "play",
     "run": "run",
     "validate": "validate",
+    "plan": "plan",
     "report": "report",
     "games": "games",
     "standings": "standings",

@@ -8,7 +8,8 @@ secret), ``cores`` (the cores a game needs), ``bot_folders`` (bots kept apart), 
 the folder's ``league.json`` holds: the plan and its runs), ``sequential`` (an SPRT league's test, fed
 its pairs in schedule order as they are stored), ``adaptive_batches`` (an adaptive league's warm-up and
 batches, each planned from completed ones) with ``adaptive`` (its batches as games, fed the stored games)
-and ``adaptive_simulation`` (adaptive and round-robin leagues simulated on the synthetic game's model).
+and ``adaptive_simulation`` (adaptive and round-robin leagues simulated on the synthetic game's model),
+and ``design_simulation`` (a league's design and the others that fit its bots, simulated on guessed strengths).
 
 May import: ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
 """

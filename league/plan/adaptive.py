@@ -8,19 +8,22 @@ ids when the league grows (the warm-up of old pairs is the games they played fir
 league's claims rest on ``league.plan.adaptive_batches`` fed the stored games batch by batch in
 order: the same league and seed play the same games and reach the same ranking whatever the
 number of workers, and a resumed league goes on from where it stopped.
+
+``adaptive_history`` takes the batches again from a league folder alone (its manifest and stored
+games), for the report: the claims after each batch, the games per pair, why it stopped.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from league.plan.adaptive_batches import STOP_CAPPED, STOP_SETTLED, AdaptiveBatches, AdaptiveSettings, Batch
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
 from league.plan.schedule import PairSchedule
-from league.stats.active_ranking import Claim, Pair, ranking_line
+from league.stats.active_ranking import Claim, Neighbours, Pair, ranking_line
 from league.stats.sprt import game_points
 from league.store.results import INFRA_ERROR
 
@@ -116,14 +119,10 @@ class AdaptiveTracker:
         return planned
 
     def _units(self, batch: list[GameSpec]) -> dict[Pair, list[float]]:
-        """A complete batch's unit scores per pair: its games two by two, the pair's first bot's points halved."""
-        units: dict[Pair, list[float]] = {}
-        for first, second in zip(batch[::2], batch[1::2], strict=True):
-            pair = self.batches.ranking.pair(*first.seats)
-            records = self._records.pop(first.game_id), self._records.pop(second.game_id)
-            self._taken.update((first.game_id, second.game_id))
-            units.setdefault(pair, []).append(sum(game_points(record, pair[0]) for record in records) / 2)
-        return units
+        """A complete batch's unit scores per pair (``unit_scores``); its records are let go."""
+        records = [self._records.pop(spec.game_id) for spec in batch]
+        self._taken.update(spec.game_id for spec in batch)
+        return unit_scores(records, self.batches.ranking.pair)
 
     def _add_batch(self, batch: Batch) -> list[GameSpec]:
         """Make a planned batch's games (each pair's next games in its sequence), numbered on from the last."""
@@ -158,3 +157,112 @@ def outcome_sentence(tracker: AdaptiveTracker) -> str:
             f" not settled: {line} {signs}; raise max_games to go on"
         )
     return f"adaptive: not settled yet after {league.taken} batches: {line} {signs}; run the league again to go on"
+
+
+def unit_scores(records: Sequence[dict[str, Any]], pair_of: Callable[[str, str], Pair]) -> dict[Pair, list[float]]:
+    """A complete batch's unit scores per pair: its stored games two by two, the pair's first bot's points halved.
+
+    Args:
+        records: The batch's stored games in its order (a unit's two games side by side).
+        pair_of: The pair of two bots in the league's order (``ActiveRanking.pair``).
+    """
+    units: dict[Pair, list[float]] = {}
+    for first, second in zip(records[::2], records[1::2], strict=True):
+        pair = pair_of(*first["spec"]["seats"])
+        units.setdefault(pair, []).append(sum(game_points(record, pair[0]) for record in (first, second)) / 2)
+    return units
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchTaken:
+    """One batch an adaptive league took, and where its ranking stood after it.
+
+    Attributes:
+        games: The batch's games.
+        games_so_far: The games of every batch taken up to this one, this one's included.
+        claims: What the league said of each pair of neighbours after it, best first.
+    """
+
+    games: int
+    games_so_far: int
+    claims: list[Neighbours]
+
+    @property
+    def open(self) -> int:
+        """Pairs of neighbours still open after it."""
+        return sum(neighbours.claim is Claim.OPEN for neighbours in self.claims)
+
+
+@dataclasses.dataclass(frozen=True)
+class AdaptiveHistory:
+    """An adaptive league's history, rebuilt from its folder: its batches, its games per pair, why it stopped.
+
+    Attributes:
+        bots: Its bots in the league's order.
+        settings: How it played and stopped (in units).
+        max_games: Its cap in games.
+        batches: The batches taken, in order (the warm-up first).
+        stop: ``STOP_SETTLED``, ``STOP_CAPPED``, or None when it has not stopped yet.
+        claims: What it says now of each pair of neighbours, best first.
+        units: Per pair, the units of the batches taken.
+        games: Per pair, the stored games it counts (when it has not stopped, those of batches not
+            complete yet too).
+    """
+
+    bots: list[str]
+    settings: AdaptiveSettings
+    max_games: int
+    batches: list[BatchTaken]
+    stop: str | None
+    claims: list[Neighbours]
+    units: dict[Pair, int]
+    games: dict[Pair, int]
+
+    @property
+    def games_taken(self) -> int:
+        """The games of the batches taken (those the claims rest on)."""
+        return self.batches[-1].games_so_far if self.batches else 0
+
+
+def adaptive_history(manifest: Mapping[str, Any], records: Iterable[dict[str, Any]]) -> AdaptiveHistory:
+    """An adaptive league's history from its manifest (``league.json``) and stored games alone.
+
+    The manifest's ``game_ids`` are the games the league counts, batch by batch in order (its
+    ``adaptive.batches`` say how many each holds). The batches are taken in that order, as
+    ``AdaptiveTracker`` takes them, until the league stops or a batch is not all stored (INFRA_ERROR
+    games wait for their replay): the same claims, open pairs after each batch and stop as the
+    tracker fed the same records.
+
+    Args:
+        manifest: The folder's manifest of a ``format: adaptive`` league.
+        records: Its stored games, in any order (games it does not count are left out).
+    """
+    given = manifest["adaptive"]
+    settings = AdaptiveSettings(
+        confidence=given["confidence"],
+        tie_elo=given["tie_elo"],
+        warmup_units=given["warmup_games"] // 2,
+        batch_units=given["batch_games"] // 2,
+        max_units=given["max_games"] // 2,
+    )
+    stored = {record["game_id"]: record for record in records if record["result"]["termination"] != INFRA_ERROR}
+    league = AdaptiveBatches(manifest["bots"], settings)
+    ids: list[str] = manifest["game_ids"]
+    taken: list[BatchTaken] = []
+    end = 0
+    for size in given["batches"]:
+        batch, end = ids[end : end + size], end + size
+        if league.stop is not None or any(game_id not in stored for game_id in batch):
+            break
+        league.take(unit_scores([stored[game_id] for game_id in batch], league.ranking.pair))
+        taken.append(BatchTaken(size, end, league.ranking.claims()))
+    games: dict[Pair, int] = {}
+    for game_id in ids:
+        if game_id in stored:
+            pair = league.ranking.pair(*stored[game_id]["spec"]["seats"])
+            games[pair] = games.get(pair, 0) + 1
+    units = {pair: evidence.count for pair, evidence in league.ranking.pairs.items()}
+    claims = league.ranking.claims()
+    return AdaptiveHistory(
+        list(manifest["bots"]), settings, given["max_games"], taken, league.stop, claims, units, games
+    )

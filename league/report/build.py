@@ -19,6 +19,7 @@ from engine import GAMES
 from league.plan.manifest import read_manifest, scheduled_games
 from league.replay.command import ReplayCommands
 from league.report import charts
+from league.report.adaptive import ADAPTIVE_CHARTS, ADAPTIVE_TABLES, adaptive_report
 from league.report.faults import faults_blocks
 from league.report.games import game_rows, games_frame, games_html, games_markdown
 from league.report.header import header_section, subtitle
@@ -60,6 +61,7 @@ TABLES = (
     "variant_differences.csv",
     "faults.csv",
     "games.csv",
+    *ADAPTIVE_TABLES,
 )
 CHARTS = (
     "strength.png",
@@ -69,6 +71,7 @@ CHARTS = (
     "convergence.png",
     *VARIANT_CHARTS,
     *SOLO_CHARTS,
+    *ADAPTIVE_CHARTS,
 )
 PAGES = ("report.md", "index.html")
 
@@ -198,9 +201,14 @@ def write_report(
         )
     games_blocks.append(Raw(games_html(rows, replay, watch=watch), games_markdown(rows, replay, watch=watch)))
     test = sprt_section(manifest, records)
+    adaptive = adaptive_report(manifest, records)
+    if adaptive is not None:  # its tables and charts written with the others, its section where an SPRT league's goes
+        parts.tables |= adaptive.tables
+        parts.charts |= adaptive.charts
     sections = [
         header_section(manifest, records, bots, games.variants),
         *([test] if test else []),
+        *(adaptive.sections if adaptive else []),
         *([Section("Verdict", parts.verdict)] if parts.verdict else []),
         *parts.sections,
         Section("Faults", faults_blocks(parts.tables["faults.csv"], faulted, faulted_total, lost)),

@@ -35,7 +35,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
@@ -86,42 +86,42 @@ class Neighbours:
 
 @dataclass
 class PairUnits:
-    """The units of one pair of bots (its first bot's scores, in the order played) and its judged prefix.
+    """The units of one pair of bots (its first bot's scores, in the order played), as sums, and its judged prefix.
 
-    A pair is judged at the grid points of its unit count (``look_points``): its interval rests on
+    A pair is judged at the grid points of its unit count (``look_point``): its interval rests on
     the units up to the last grid point reached, and each grid point is one look.
     """
 
-    scores: list[float] = field(default_factory=list)
+    count: int = 0
+    total: float = 0.0
+    """The first bot's unit scores added up (unit scores are quarters: sums are exact)."""
+    squares: float = 0.0
     looks: int = 0
     judged: int = 0
     """Units up to the last grid point reached (those the interval rests on)."""
     judged_total: float = 0.0
     judged_squares: float = 0.0
 
-    @property
-    def count(self) -> int:
-        """Units played."""
-        return len(self.scores)
-
-    @property
-    def total(self) -> float:
-        """The first bot's points over all units."""
-        return float(sum(self.scores))
-
-    def add(self, values: Sequence[float]) -> None:
+    def add(self, values: Sequence[float] | np.ndarray) -> None:
         """Append units; judge the pair at each grid point they reach."""
-        self.scores.extend(values)
-        while (point := look_point(self.looks + 1)) <= len(self.scores):
-            for value in self.scores[self.judged : point]:
-                self.judged_total += value
-                self.judged_squares += value * value
+        scores = np.asarray(values, dtype=float)
+        before = self.count
+        if scores.size == 0:
+            return
+        totals, squares = np.cumsum(scores), np.cumsum(scores * scores)
+        self.count += int(scores.size)
+        while (point := look_point(self.looks + 1)) <= self.count:
+            last = point - before - 1  # the grid point's unit among those added
+            self.judged_total = self.total + float(totals[last])
+            self.judged_squares = self.squares + float(squares[last])
             self.judged, self.looks = point, self.looks + 1
+        self.total += float(totals[-1])
+        self.squares += float(squares[-1])
 
     def judged_mean_and_variance(self, every_unit: bool = False) -> tuple[int, float, float]:
         """Units, mean and sample variance of the judged prefix (or of every unit)."""
         if every_unit:
-            count, total, squares = len(self.scores), self.total, float(sum(v * v for v in self.scores))
+            count, total, squares = self.count, self.total, self.squares
         else:
             count, total, squares = self.judged, self.judged_total, self.judged_squares
         if count == 0:
@@ -136,6 +136,20 @@ def look_point(look: int) -> int:
     for _ in range(look - 1):
         point = max(point + 1, math.ceil(point * GRID_GROWTH))
     return point
+
+
+def add_units(points: np.ndarray, games: np.ndarray, cell: tuple[int, int], count: int, total: float) -> None:
+    """Count ``count`` units of a pair into a Bradley-Terry fit's tables (``bradley_terry.fit``'s cells).
+
+    A unit is two games, one each way: bot ``i`` of ``cell`` scored ``total`` points in the ``count``
+    games of cell (i, j) and bot ``j`` the rest of the ``count`` games of cell (j, i), so each cell's
+    mean is the unit's mean score.
+    """
+    i, j = cell
+    points[i, j] += total
+    points[j, i] += count - total
+    games[i, j] += count
+    games[j, i] += count
 
 
 def radius(count: int, variance: float, error: float) -> float:
@@ -194,8 +208,8 @@ class ActiveRanking:
     def take(self, units: Mapping[Pair, Iterable[float]]) -> None:
         """Take a completed batch: per pair, the first bot's unit scores in the order played."""
         for pair, scores in units.items():
-            values = [float(value) for value in scores]
-            if values:
+            values = np.asarray(list(scores) if not isinstance(scores, np.ndarray) else scores, dtype=float)
+            if values.size:
                 self.pairs.setdefault(pair, PairUnits()).add(values)
         self._claims = None
 
@@ -215,11 +229,9 @@ class ActiveRanking:
         size = len(self.bots)
         points, games = np.zeros((1, size, size)), np.zeros((1, size, size))
         for (first, second), evidence in self.pairs.items():
-            i, j = self._position[first], self._position[second]
-            points[0, i, j] += 2 * evidence.total
-            points[0, j, i] += 2 * (evidence.count - evidence.total)
-            games[0, i, j] += evidence.count
-            games[0, j, i] += evidence.count
+            add_units(
+                points[0], games[0], (self._position[first], self._position[second]), evidence.count, evidence.total
+            )
         ratings = np.nan_to_num(
             bradley_terry.fit(points, games, seat_advantage=False).ratings[0],
             nan=-math.inf,
