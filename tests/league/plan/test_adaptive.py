@@ -5,7 +5,6 @@ the shared Ray cluster, runs again, and grows by one bot.
 """
 
 import json
-import random
 
 import pytest
 import yaml
@@ -19,6 +18,7 @@ from league.report.build import write_report
 from league.store.results import league_store
 from tests.conftest import write_league
 from tests.league.plan.test_config import refusal_at
+from tests.league.plan.test_sequential import feed_shuffled
 
 BOTS = [
     {"name": "top", "builtin": "synthetic.model", "params": {"elo": 700}},
@@ -101,13 +101,8 @@ def test_a_league_settles_stops_and_a_rerun_plays_nothing_more(ray_local, tmp_pa
     # The same decisions whatever order the games came back in, and in whatever chunks.
     records = league_store(league.output).records()
     for seed in range(3):
-        random.Random(seed).shuffle(records)
         replayed = adaptive_tracker(load_league(adaptive_file(tmp_path)))
-        start = 0
-        while start < len(records):
-            size = random.Random(seed + start).randint(1, 40)
-            replayed.add(records[start : start + size])
-            start += size
+        feed_shuffled(records, replayed.add, seed, most=40)
         assert [spec.game_id for spec in replayed.counted_games] == counted
         assert outcome_sentence(replayed) == line
 

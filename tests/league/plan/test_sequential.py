@@ -61,6 +61,17 @@ def test_sprt_keys_belong_to_format_sprt(tmp_path):
         load_league(path)
 
 
+def feed_shuffled(records, add, seed: int, most: int) -> None:
+    """Give ``add`` the records shuffled by ``seed``, in chunks of 1 to ``most``, as workers might return them."""
+    arrival = records[:]
+    random.Random(seed).shuffle(arrival)
+    position = 0
+    while position < len(arrival):
+        size = random.Random(seed + position).randint(1, most)
+        add(arrival[position : position + size])
+        position += size
+
+
 def made_up(spec, rng: random.Random) -> dict:
     """A result for ``spec``: greedy wins three games in four, else random does; some draws."""
     roll = rng.random()
@@ -78,13 +89,7 @@ def test_the_verdict_is_the_same_whatever_order_and_batches_the_games_come_in(tm
     outcomes = set()
     for shuffle_seed in range(6):
         tracker = SprtTracker.of_league(league, specs)
-        arrival = records[:]
-        random.Random(shuffle_seed).shuffle(arrival)
-        position = 0
-        while position < len(arrival):
-            size = random.Random(shuffle_seed + position).randint(1, 9)
-            tracker.add(arrival[position : position + size])
-            position += size
+        feed_shuffled(records, tracker.add, shuffle_seed, most=9)
         assert tracker.decided
         outcomes.add((tracker.state.verdict, tracker.pairs_taken, round(tracker.state.llr, 9)))
     assert len(outcomes) == 1

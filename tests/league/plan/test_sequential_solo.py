@@ -15,7 +15,7 @@ from league.plan.sequential import SprtTracker
 from league.report.build import write_report
 from league.stats.sprt import H1
 from tests.league.plan.test_config import refusal_at
-from tests.league.plan.test_sequential import sprt_file
+from tests.league.plan.test_sequential import feed_shuffled, sprt_file
 
 SOLO_VARIANT = {"small": {"mode": "solo", "case": "small", "N": 30, "A": 10, "B_obs": 20}}
 SOLO_BOTS = [{"name": "chains", "builtin": "codevs21.chains"}, {"name": "greedy", "builtin": "codevs21.greedy"}]
@@ -65,13 +65,7 @@ def test_the_verdict_is_the_same_whatever_order_and_batches_the_runs_come_in(tmp
     outcomes = set()
     for shuffle_seed in range(6):
         tracker = SprtTracker.of_league(league, specs)
-        arrival = records[:]
-        random.Random(shuffle_seed).shuffle(arrival)
-        position = 0
-        while position < len(arrival):
-            size = random.Random(shuffle_seed + position).randint(1, 9)
-            tracker.add(arrival[position : position + size])
-            position += size
+        feed_shuffled(records, tracker.add, shuffle_seed, most=9)
         assert tracker.decided and tracker.state.solo
         outcomes.add((tracker.state.verdict, tracker.pairs_taken, round(tracker.state.llr, 9)))
     assert len(outcomes) == 1
