@@ -11,8 +11,10 @@ neighbours are the claims an adaptive league settles.
 alone: the tighter of Hoeffding's bound and the empirical Bernstein bound (Maurer and Pontil 2009,
 "Empirical Bernstein bounds and sample variance penalization", theorem 4), each at half the
 pair's error. The league's error, 1 - confidence, is split evenly over all pairs of bots
-(Bonferroni), and a pair's share over its looks: the k-th time it is judged with new units it spends
-6 / (pi^2 k^2) of it, a union over looks as in Darling and Robbins's iterated-logarithm bounds
+(Bonferroni), and a pair's share over its looks. A pair is judged only when its units reach the
+next point of a grid (1, 2, 3, 4, 5, 7, 9, 12, ...: about 25% more each time, ``look_point``), on
+the units up to that point; its k-th look spends 6 / (pi^2 k^2) of its share, a union over looks
+as in Darling and Robbins's iterated-logarithm bounds
 (Howard et al. 2021, "Time-uniform, nonparametric, nonasymptotic confidence sequences", give
 tighter ones). So every interval the league ever shows holds at once with probability at least the
 confidence: stopping as soon as the ranking first looks settled (optional stopping), over many
