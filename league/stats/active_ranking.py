@@ -34,6 +34,7 @@ assumptions do not help") do, to the comparisons still open.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -132,6 +133,7 @@ class PairUnits:
         return count, total / count, variance
 
 
+@functools.cache
 def look_point(look: int) -> int:
     """The unit count of a pair's ``look``-th judgement: 1, 2, 3, then about 25% more each time."""
     point = 1
