@@ -72,6 +72,18 @@ def feed_shuffled(records, add, seed: int, most: int) -> None:
         position += size
 
 
+def the_one_verdict(league, specs, records) -> tuple[str, int, float]:
+    """The verdict, pairs taken and LLR the records give, checked to be the same in six arrival orders."""
+    outcomes = set()
+    for shuffle_seed in range(6):
+        tracker = SprtTracker.of_league(league, specs)
+        feed_shuffled(records, tracker.add, shuffle_seed, most=9)
+        assert tracker.decided
+        outcomes.add((tracker.state.verdict, tracker.pairs_taken, round(tracker.state.llr, 9)))
+    assert len(outcomes) == 1
+    return outcomes.pop()
+
+
 def made_up(spec, rng: random.Random) -> dict:
     """A result for ``spec``: greedy wins three games in four, else random does; some draws."""
     roll = rng.random()
@@ -86,14 +98,7 @@ def test_the_verdict_is_the_same_whatever_order_and_batches_the_games_come_in(tm
     specs = schedule(league)
     rng = random.Random(5)
     records = [made_up(spec, rng) for spec in specs]
-    outcomes = set()
-    for shuffle_seed in range(6):
-        tracker = SprtTracker.of_league(league, specs)
-        feed_shuffled(records, tracker.add, shuffle_seed, most=9)
-        assert tracker.decided
-        outcomes.add((tracker.state.verdict, tracker.pairs_taken, round(tracker.state.llr, 9)))
-    assert len(outcomes) == 1
-    [(verdict, pairs, _)] = outcomes
+    verdict, pairs, _ = the_one_verdict(league, specs, records)
     assert verdict == H1 and pairs < len(specs) // 2
 
 

@@ -15,7 +15,7 @@ from league.plan.sequential import SprtTracker
 from league.report.build import write_report
 from league.stats.sprt import H1
 from tests.league.plan.test_config import refusal_at
-from tests.league.plan.test_sequential import feed_shuffled, sprt_file
+from tests.league.plan.test_sequential import sprt_file, the_one_verdict
 
 SOLO_VARIANT = {"small": {"mode": "solo", "case": "small", "N": 30, "A": 10, "B_obs": 20}}
 SOLO_BOTS = [{"name": "chains", "builtin": "codevs21.chains"}, {"name": "greedy", "builtin": "codevs21.greedy"}]
@@ -62,19 +62,12 @@ def test_the_verdict_is_the_same_whatever_order_and_batches_the_runs_come_in(tmp
     specs = schedule(league)
     rng = random.Random(5)
     records = [made_up_run(spec, rng) for spec in specs]
-    outcomes = set()
-    for shuffle_seed in range(6):
-        tracker = SprtTracker.of_league(league, specs)
-        feed_shuffled(records, tracker.add, shuffle_seed, most=9)
-        assert tracker.decided and tracker.state.solo
-        outcomes.add((tracker.state.verdict, tracker.pairs_taken, round(tracker.state.llr, 9)))
-    assert len(outcomes) == 1
-    [(verdict, pairs, _)] = outcomes
+    verdict, pairs, _ = the_one_verdict(league, specs, records)
     assert verdict == H1 and pairs < len(specs) // 4
     in_order = SprtTracker.of_league(league, specs)
     decided = [in_order.add(records[4 * number : 4 * number + 4]) for number in range(pairs)]  # in schedule order
     assert decided == [False] * (pairs - 1) + [True]
-    assert (in_order.state.verdict, in_order.pairs_taken) == (verdict, pairs)
+    assert (in_order.state.verdict, in_order.pairs_taken) == (verdict, pairs) and in_order.state.solo
 
 
 def test_a_pair_of_seeds_waits_for_its_four_runs_and_a_failed_run_for_its_replay(tmp_path):
