@@ -41,7 +41,7 @@ ACTIVE_STATES = frozenset("RD")
 """Process states of a bot still starting: running, or blocked on the disk (loading its code)."""
 
 
-def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
+def thread_cpu_ns(pids: Sequence[int], table: dict[int, list[str]]) -> dict[int, dict[int, int]]:
     """Per pid of ``pids``, CPU time counters of it and its live descendants (counter -> ns).
 
     For bots whose CPU time no cgroup tracks (no cgroups, or no jail). Each live thread counts
@@ -50,8 +50,11 @@ def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
     process also counts the time of the children it reaped (ticks, key -PID), so that short-lived
     helpers (a shell wrapper's subcommands) are seen even when they end between two samples.
     Pids that are gone are left out.
+
+    Args:
+        pids: The bots' processes.
+        table: One scan of /proc (``process_table``), shared with the rest of the sample.
     """
-    table = process_table()
     children = children_of(table)
     found: dict[int, dict[int, int]] = {}
     for pid in pids:
@@ -75,13 +78,14 @@ def thread_cpu_ns(pids: Sequence[int]) -> dict[int, dict[int, int]]:
     return found
 
 
-def _cpu_ns(processes: Sequence[BotProcess]) -> dict[int, dict[int, int]]:
+def _cpu_ns(processes: Sequence[BotProcess], table: dict[int, list[str]] | None) -> dict[int, dict[int, int]]:
     """Per process (by pid), time it ran or waited to run, by counter: cgroup CPU and main thread wait, else threads'.
 
     Its cgroup's CPU time and its main thread's wait for a CPU are precise and cheap; without a
     cgroup, each thread's CPU time and wait.
 
     A bot kept from a CPU by a busy machine uses little CPU while it starts: its wait tells it from an idle one.
+    ``table`` is the sample's one scan of /proc, taken when some bot has no cgroup (None: scanned here if needed).
     """
     found: dict[int, dict[int, int]] = {}
     for process in processes:
@@ -90,7 +94,9 @@ def _cpu_ns(processes: Sequence[BotProcess]) -> dict[int, dict[int, int]]:
             waited = process.wait_ns()
             found[process.pid] = {0: used} if waited is None else {0: used, 1: waited}
     rest = [process.pid for process in processes if process.pid not in found]
-    return found | (thread_cpu_ns(rest) if rest else {})
+    if not rest:
+        return found
+    return found | thread_cpu_ns(rest, table if table is not None else process_table())  # a cgroup that cannot tell
 
 
 def _gain(before: dict[int, int], after: dict[int, int]) -> int:
@@ -98,16 +104,17 @@ def _gain(before: dict[int, int], after: dict[int, int]) -> int:
     return sum(value - before.get(key, 0) for key, value in after.items())
 
 
-def _active(process: BotProcess) -> bool:
+def _active(process: BotProcess, children: dict[int, list[int]] | None) -> bool:
     """Whether the bot has not started its own command yet, or one of its processes runs or waits on the disk.
 
     A jail that sets itself up, or a program whose code is still coming from a busy disk, uses
-    almost no CPU and would look idle by its CPU time alone.
+    almost no CPU and would look idle by its CPU time alone. ``children`` is the sample's process
+    tree (``children_of``), taken when some bot has no cgroup.
     """
     if process.main_pid() is None:
         return True
     cgroup = process.plan.cgroup
-    pids = cgroup.pids() if cgroup is not None else descendants(process.pid)
+    pids = cgroup.pids() if cgroup is not None else descendants(process.pid, children)
     for pid in pids:
         fields = stat_fields(pid)
         if fields is not None and fields[STATE] in ACTIVE_STATES:
@@ -129,14 +136,16 @@ def wait_until_idle(processes: Sequence[BotProcess], cap_s: float) -> float:
     waiting = list(processes)
     while waiting and time.monotonic() - began < cap_s:
         now = time.monotonic()
-        used = _cpu_ns(waiting)
+        table = process_table() if any(process.plan.cgroup is None for process in waiting) else None
+        children = children_of(table) if table is not None else None  # one scan of /proc a sample, at most
+        used = _cpu_ns(waiting, table)
         still = []
         for process in waiting:
             if process.pid not in used or process.popen.poll() is not None:
                 continue  # exited: nothing to wait for
             samples = history[process.pid]
             started = sum(used[process.pid].values()) > 0  # a process not yet scheduled has used nothing
-            if not started or _active(process):
+            if not started or _active(process, children):
                 samples.clear()  # the quiet window starts once it is seen waiting
             samples.append((now, used[process.pid]))
             window = QUIET_WINDOW_S if process.plan.cgroup is not None else QUIET_WINDOW_PROC_S

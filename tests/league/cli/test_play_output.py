@@ -94,6 +94,15 @@ def test_a_bot_that_starts_slowly_is_not_charged_its_start_up(play_json):
     assert data["result"]["offenders"] == []
 
 
+def test_a_bot_that_computes_past_the_start_up_wait_pays_for_it(play_json):
+    """5 s of CPU before reading: the referee waits 2 s at most, then the pre-game reply's clock runs."""
+    data = play_json(
+        "versus2048", bot_command("v2048_startup_thief.py"), "greedy", *SHORT, "--set", "pregame_time_ms=150"
+    )
+    assert data["result"]["termination"] == "TIMEOUT" and data["result"]["offenders"] == [0]
+    assert "pre-game reply" in data["result"]["detail"]
+
+
 def _bwrap_children() -> set[int]:
     """Our children (zombies included) that are bubblewrap processes."""
     found = set()
