@@ -43,6 +43,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     cluster that cannot be joined leaves an old report as it was.
     """
     from league.cluster.runner import schedule
+    from league.plan.league_schedule import planned_schedule
     from league.report.build import write_report
 
     league = load(args, create_output=False)
@@ -53,7 +54,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConfigError as error:
             raise UsageError(str(error)) from None
         with contextlib.closing(held_store(league)) as store:  # before a word is printed: a busy folder is one line
-            print(describe(league, schedule(league)), file=sys.stderr)
+            adaptive = league.config.format == "adaptive"  # counted, not built: its games are planned as it goes
+            print(describe(league, planned_schedule(league) if adaptive else schedule(league)), file=sys.stderr)
             if address is not None:
                 print(f"  {shipping_note(league)}", file=sys.stderr)
             warn_if_oversubscribed(league, address is not None, cpus)

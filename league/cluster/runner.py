@@ -175,7 +175,9 @@ def run_league(
     started = time.monotonic()
     started_at = _utc_minute()
     league_seed(league, fresh)  # a stored seed that is damaged or not the file's stops the run here
-    specs = schedule(league)
+    adaptive_league = league.config.format == "adaptive"
+    if not adaptive_league:  # an adaptive league plans its games batch by batch, from the store (below)
+        schedule(league)
     Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
     we_started = start_ray(league.config.concurrency, address, working_dir=None) if cluster else False
@@ -185,14 +187,15 @@ def run_league(
         if fresh:
             store.reset()
         keep_seed(league, fresh)  # a drawn seed is stored before any game: every later run plays on it
-        specs = schedule(league)  # drawn again only if a run that held the folder since stored another seed
         done = store.done_ids()
-        adaptive = adaptive_tracker(league) if league.config.format == "adaptive" else None
+        adaptive = adaptive_tracker(league) if adaptive_league else None
         if adaptive is not None:  # its batches so far, from the stored games: where it stopped, or what is next
             adaptive.add(store.records())
             specs = adaptive.counted_games
             if on_batch:
                 on_batch(adaptive)
+        else:
+            specs = schedule(league)  # drawn again only if a run that held the folder since stored another seed
         write_manifest(league, specs, adaptive_batch_sizes(adaptive))
         todo = [spec for spec in specs if spec.game_id not in done]
         summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())

@@ -31,13 +31,17 @@ from league.store.results import INFRA_ERROR
 def adaptive_settings(league: League) -> AdaptiveSettings:
     """An adaptive league's settings in units (seat-swapped pairs of games) from its file's games."""
     config = league.config
-    given = config.adaptive_settings()
+    return settings_in_units(config.adaptive_settings().model_dump() | {"max_games": config.max_games})
+
+
+def settings_in_units(given: Mapping[str, Any]) -> AdaptiveSettings:
+    """Settings in units from settings in games: the ``adaptive`` keys and ``max_games`` the manifest keeps."""
     return AdaptiveSettings(
-        confidence=given.confidence,
-        tie_elo=given.tie_elo,
-        warmup_units=given.warmup_games // 2,
-        batch_units=(given.batch_games or 2) // 2,
-        max_units=config.max_games // 2,
+        confidence=given["confidence"],
+        tie_elo=given["tie_elo"],
+        warmup_units=given["warmup_games"] // 2,
+        batch_units=given["batch_games"] // 2,
+        max_units=given["max_games"] // 2,
     )
 
 
@@ -238,13 +242,7 @@ def adaptive_history(manifest: Mapping[str, Any], records: Iterable[dict[str, An
         records: Its stored games, in any order (games it does not count are left out).
     """
     given = manifest["adaptive"]
-    settings = AdaptiveSettings(
-        confidence=given["confidence"],
-        tie_elo=given["tie_elo"],
-        warmup_units=given["warmup_games"] // 2,
-        batch_units=given["batch_games"] // 2,
-        max_units=given["max_games"] // 2,
-    )
+    settings = settings_in_units(given)
     stored = {record["game_id"]: record for record in records if record["result"]["termination"] != INFRA_ERROR}
     league = AdaptiveBatches(manifest["bots"], settings)
     ids: list[str] = manifest["game_ids"]

@@ -212,7 +212,7 @@ class ActiveRanking:
     def take(self, units: Mapping[Pair, Iterable[float]]) -> None:
         """Take a completed batch: per pair, the first bot's unit scores in the order played."""
         for pair, scores in units.items():
-            values = np.asarray(list(scores) if not isinstance(scores, np.ndarray) else scores, dtype=float)
+            values = np.fromiter(scores, dtype=float)  # lists, arrays and generators alike
             if values.size:
                 self.pairs.setdefault(pair, PairUnits()).add(values)
         self._claims = None
