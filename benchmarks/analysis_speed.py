@@ -6,8 +6,9 @@ Builds N synthetic stored records (8 bots by default, ratings spread evenly over
 a 40 Elo first-seat advantage, 10% draws) twice: a round robin (seat-swapped pairs, two
 variants on the same seeds) and a league of 4-seat tables (each table played once per rotation).
 Prints the seconds to turn the records into pairwise arrays and the seconds of the whole
-``assess`` (arrays, fit, 200-resample bootstrap, LOS, place probabilities, split halves,
-5-fold cross-validation, Hodge share, cycles, verdict), best of three runs.
+``assess`` (arrays, fit, bootstrap of 200 resamples or more until the design effect's Monte Carlo
+error is at most 0.03, LOS, place probabilities, split halves, 5-fold cross-validation, Hodge share,
+cycles, verdict), best of three runs, and how many resamples the design effect needed.
 
 Measured on 2026-11-24 (2-core VM shared with other jobs, 100,000 games, 200 resamples):
 
@@ -74,7 +75,11 @@ def main():
         records = build(args.games, names, seed=0)
         arrays = best_of_three(lambda records=records: pairwise_results(names, records))
         whole = best_of_three(lambda records=records: assess(names, records, names, samples=args.samples))
-        print(f"{label:12s} arrays {arrays:.2f} s  assess {whole:.2f} s")
+        found = assess(names, records, names, samples=args.samples)
+        print(
+            f"{label:12s} arrays {arrays:.2f} s  assess {whole:.2f} s  ({found.samples} resamples: design effect"
+            f" {found.design_effect:.2f} +/- {found.design_effect_se:.3f})"
+        )
     print(assess(names, records, names, samples=args.samples).verdict)
 
 

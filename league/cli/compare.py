@@ -15,7 +15,9 @@ with a parser that keeps big integers, as Python's does), and the nearest double
 2**53 a double is near, not exact: the terminal's table shows the exact value to two places), so
 that a program gets numbers it can compute with and loses no whole score. Differences and
 intervals are doubles; rates are shares (0.05 is 5 percentage points). Names, orders and sentences
-are strings, ``clear`` is a boolean.
+are strings, ``clear`` is a boolean. The rank correlation gives Kendall's tau with its 95% interval
+(``tau_low_95``, ``tau_high_95``: null below 4 bots rated under both variants, or over too few
+independent games; ``league.stats.variant_ranks``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
 """``league report``: rewrite the report of a league folder from the games stored in it.
 
 A folder that is not a league's, or holds no games yet, is one line and exit status 2; so is a
-damaged ``league.json``. A disk that refuses the report's files (full, read-only) is one line and
-exit status 3 (``league.cli.main``). Damage found in the store (a torn last line, lines skipped)
-is told, one line each.
+damaged ``league.json``. A folder without ``league.json`` is reported from what its stored games tell
+(their game, rules, bots and rules of play: ``league.replay.recorded``); one whose games name no game
+(stored by an older version) or several is one line and exit status 2, and nothing is written. A
+disk that refuses the report's files (full, read-only) is one line and exit status 3
+(``league.cli.main``). Damage found in the store (a torn last line, lines skipped) is told, one line
+each.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from league.store.results import league_store
 def cmd_report(args: argparse.Namespace) -> int:
     """Rewrite the report of a league folder from its games.jsonl."""
     from league.plan.manifest import ManifestDamaged, read_manifest
+    from league.replay.recorded import GameUnknown, named_game, recorded_league
     from league.report.build import write_report
 
     folder = Path(args.folder)
@@ -45,17 +49,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not records:  # the damage found, if any, said in this one line
         damaged = " (its lines are damaged: none is a whole game record)" if store.problems() else ""
         raise UsageError(f"{folder}: no games.jsonl with games in it{damaged}")
+    try:
+        named_game(folder, records)
+    except GameUnknown as error:
+        raise UsageError(str(error)) from None
     tell_store_problems(store.problems())
-    bots: list[str] = []
-    variants: list[str] = []
-    for record in sorted(records, key=lambda r: r["spec"]["index"]):
-        for name in record["spec"]["seats"]:
-            if name not in bots:
-                bots.append(name)
-        if record["spec"]["variant"] not in variants:
-            variants.append(record["spec"]["variant"])
+    league = recorded_league(store, sorted(records, key=lambda record: record["spec"]["index"]))
     with disk_refusals(folder):
-        files = write_report(folder, records[0]["spec"]["league"], bots, variants)
+        files = write_report(folder, league["name"], league["bots"], league["variants"], store=store)
     print(f"report: {files[-1]}")
     return 0
 

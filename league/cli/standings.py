@@ -2,7 +2,8 @@
 
 It reads what is stored so far (``games.jsonl``; a run that is writing it is not disturbed, and a
 line being written is not read) and the league's manifest (``league.json``), and prints the
-standings with TrueSkill, as the report computes them; damage in the store (a torn last line, lines
+standings with TrueSkill, as the report computes them (none where every game ended in a fault, as
+the report); damage in the store (a torn last line, lines
 that are not records) is skipped and told once on stderr. ``--watch SECONDS`` redraws the table
 every few seconds until every game of the league is stored (or Ctrl-C).
 """
@@ -22,6 +23,7 @@ from rich.text import Text
 
 from league.cli.args import UsageError
 from league.plan.manifest import read_manifest, scheduled_games
+from league.report.all_faults import every_game_faulted, fault_order, no_ratings_sentence
 from league.stats.qualifier import qualifier_frame
 from league.stats.ratings import league_table, ranking
 from league.store.results import league_store
@@ -57,9 +59,13 @@ def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]
             table.add_row(*(str(getattr(row, column)) for column in columns))
         return Group(heading, table), done
     overall = league_table(records, bots, keep_history=False)
+    unrated = every_game_faulted(records)  # then no TrueSkill: it would rate the forfeits in schedule order
     table = Table("place", "bot", "games", "points/game", "mean rank", "W-D-L", "faults", "mu", "sigma", "mu-3σ")
-    for place, name in enumerate(ranking(overall), start=1):
+    for place, name in enumerate(fault_order(overall) if unrated else ranking(overall), start=1):
         standing, rating = overall.standings[name], overall.ratings[name]
+        shown = (
+            ("-", "-", "-") if unrated else (f"{rating.mu:.2f}", f"{rating.sigma:.2f}", f"{rating.conservative:.2f}")
+        )
         table.add_row(
             str(place),
             name,
@@ -68,11 +74,9 @@ def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]
             f"{standing.mean_rank:.2f}",
             f"{standing.wins}-{standing.draws}-{standing.losses}",
             str(standing.faults),
-            f"{rating.mu:.2f}",
-            f"{rating.sigma:.2f}",
-            f"{rating.conservative:.2f}",
+            *shown,
         )
-    return Group(heading, table), done
+    return Group(heading, table, *([Text(no_ratings_sentence(records))] if unrated else [])), done
 
 
 def cmd_standings(args: argparse.Namespace) -> int:

@@ -4,6 +4,14 @@ Plain functions with no Ray import: the workers of ``league.cluster.pool`` (long
 ``play_game`` once a game, and tests can call it directly. A failure of ours (a bug, a program
 missing on this worker, a jail that cannot be made) comes back as an ``INFRA_ERROR`` record, which
 the runner plays again and never scores; a bot's misbehaviour is a result like any other.
+
+Every record a worker returns says what was played, as the league file gave it (``as_played``): its spec
+names the game (``spec.game``, on the store's results line), and beside its moves (in the store's move
+log, which reports of a folder with ``league.json`` never read) it keeps the variant's rules
+(``rules``), each seat's bot spec as data (``bots``) and its place in the league file's list
+(``bot_numbers``, 0 first), and the league's rules of play (``play``: clock, sandbox, limits), in the
+manifest's shapes. So a store copied without ``league.json`` still names its
+game, replays and gives every game's ``league play`` command (``league.replay.recorded``).
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from typing import Any
 
 from engine import get_game
 from league.cluster.shipping import ShippedPath, localized
-from league.match.bot_spec import spec_from_data
+from league.match.bot_spec import BotSpec, spec_from_data, spec_to_data
 from league.match.players import check_command, make_launcher
 from league.match.record import ClockSettings, Move
 from league.match.referee import play_match
@@ -60,7 +68,9 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None 
         setup: What every game of the league needs besides its spec.
         sandbox: ``setup``'s sandbox, made once by a worker that plays many games (None: made here).
     """
+    played: dict[str, Any] = {}
     try:
+        played = as_played(spec, setup)
         game = get_game(setup.game)(**localized(setup.variants[spec["variant"]], setup.shipped))
         sandbox = sandbox or Sandbox(SandboxMode(setup.sandbox), Limits(**setup.limits))
         bots = [spec_from_data(localized(setup.bots[name], setup.shipped)) for name in spec["seats"]]
@@ -70,15 +80,57 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None 
             launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
             record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
     except Exception as error:  # noqa: BLE001 - anything escaping the referee is ours, never a bot's
-        return {**infra_record(spec, failure_detail(error)), "worker": _worker_name()}
+        return {**infra_record(spec, failure_detail(error)), **played, "worker": _worker_name()}
     return {
         "game_id": spec["game_id"],
-        "spec": spec,
+        **played,
         "result": record.result.to_json(),
         "time_used_ms": record.time_used_ms,
         "moves": [stored_move(move) for move in record.moves],
         "stderr": [asdict(tail) for tail in record.stderr],
         "worker": _worker_name(),
+    }
+
+
+def as_played(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
+    """What a record says of the game it played: its spec naming the game, the variant's rules, the bots, the play.
+
+    The bots' numbers (their places in the league file's list) let a report list them in the file's order.
+
+    The rules and bot specs are the driver's (``setup`` before ``localized``): paths as the league file
+    resolved them, never a node's copy.
+    """
+    numbers = {name: number for number, name in enumerate(setup.bots)}
+    seated = [name for name in spec["seats"] if name in setup.bots]
+    return {
+        "spec": {**spec, "game": setup.game},
+        "rules": setup.variants.get(spec["variant"], {}),
+        "bots": {name: compact_bot(setup.bots[name]) for name in seated},
+        "bot_numbers": {name: numbers[name] for name in seated},
+        "play": play_rules(setup),
+    }
+
+
+def compact_bot(data: dict[str, Any]) -> dict[str, Any]:
+    """A bot spec as data without the fields at their defaults (``spec_from_data`` fills them in again)."""
+    defaults = spec_to_data(BotSpec(name=data["name"]))
+    kept = {key: value for key, value in data.items() if key == "name" or value != defaults.get(key)}
+    if kept.get("roles"):
+        kept["roles"] = {role: compact_bot(side) for role, side in kept["roles"].items()}
+    return kept
+
+
+def play_rules(setup: LeagueSetup) -> dict[str, Any]:
+    """The league's rules of play as the manifest writes them (``play``): clock, margin, sandbox, limits set.
+
+    The limits are those the bots' jails had: the league file's ``sandbox.read_only`` paths are among
+    their ``read_only`` paths.
+    """
+    return {
+        "clock": setup.clock.get("kind", "own"),
+        "time_margin_ms": setup.clock.get("margin_ms", 0),
+        "sandbox": setup.sandbox,
+        "limits": Limits(**setup.limits).model_dump(mode="json", exclude_defaults=True),
     }
 
 

@@ -2,7 +2,8 @@
 
 ``rebuild`` (a record's game played again from its moves), ``page`` with ``assets/`` (the
 self-contained page and its player), ``files`` (a league folder's replays and highlights),
-``command`` (the ``league play`` line that plays a stored game again).
+``command`` (the ``league play`` line that plays a stored game again), ``recorded`` (what the stored
+games say of their league: game, rules, bots, rules of play, for a folder without ``league.json``).
 
 May import: ``league.plan``, ``league.store``, ``league.stats``, ``league.match``, ``engine``.
 """

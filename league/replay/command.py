@@ -2,8 +2,9 @@
 
 A league game is played exactly as ``league play`` plays it: the same bots in the same seats, the
 same match seed (built-ins draw their own seeds from it), the variant's rules and the league's
-clock, sandbox and limits. The command is built from the league's manifest (``league.json``), so
-a report can print it beside every game.
+clock, sandbox and limits. The command is built from the league's manifest (``league.json``), or
+without one from what the stored games keep in its shape (``league.replay.recorded``), so a report
+can print it beside every game.
 """
 
 from __future__ import annotations

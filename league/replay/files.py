@@ -14,6 +14,7 @@ from typing import Any
 
 from league.replay.page import Reel, page
 from league.replay.rebuild import Replay, game_for_record, replay_game
+from league.replay.recorded import GameUnknown, named_game, recorded_league
 from league.store.faults import OUTPUT_ERRNOS, StoreWriteError, write_failure
 from league.store.folder import MANIFEST
 from league.store.results import ResultStore, league_store
@@ -25,7 +26,7 @@ HIGHLIGHT_CANDIDATES = 400
 
 
 class ReplayNotFound(ValueError):
-    """Nothing to replay: no such folder, no manifest, no games or no such game; the message says what to give."""
+    """Nothing to replay: no such folder, no game known, no games or no such game; the message says what to give."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class Stretch:
 class LeagueReplays:
     """The replays of one league folder.
 
+    The game comes from the folder's ``league.json``, or without one from the stored games
+    (``league.replay.recorded``); each game is replayed under the rules its own record keeps (the
+    manifest's, for a game stored before records kept them).
+
     Args:
         folder: The league's output folder (``games.jsonl``, ``league.json``).
     """
@@ -57,13 +62,16 @@ class LeagueReplays:
         if not folder.is_dir():
             raise ReplayNotFound(f"{folder}: no such folder; give the league's output folder (where games.jsonl is)")
         manifest_path = folder / MANIFEST
-        if not manifest_path.is_file():
-            raise ReplayNotFound(
-                f"{folder}: no league.json, so the game and its rules are unknown; replay a folder `league run` wrote"
-            )
-        self.manifest: dict[str, Any] = json.loads(manifest_path.read_text())
         self.store = league_store(folder)
         self.records = _scored(self.store.records())
+        if manifest_path.is_file():
+            self.manifest: dict[str, Any] = json.loads(manifest_path.read_text())
+        elif self.records:  # a store copied alone: its games name their game and keep their rules
+            try:
+                named_game(folder, self.records)
+            except GameUnknown as error:
+                raise ReplayNotFound(str(error)) from None
+            self.manifest = recorded_league(self.store, self.records)
         if not self.records:
             raise ReplayNotFound(f"{folder}: no games stored yet; run the league first")
 
@@ -97,7 +105,7 @@ class LeagueReplays:
         """Replay a stored game (its moves read from the store's move log)."""
         details = self.store.details([record["game_id"]]).get(record["game_id"], {})
         variant = record["spec"]["variant"]
-        params = (self.manifest.get("settings") or {}).get(variant, {})
+        params = details.get("rules", (self.manifest.get("settings") or {}).get(variant, {}))
         return replay_game(game_for_record(self.game, params), {**record, **details})
 
     def title(self, record: dict[str, Any]) -> str:

@@ -1,9 +1,10 @@
 """The ranking report of a league: tables (CSV), charts (PNG), ``report.md`` and ``index.html``.
 
 Everything is computed from the folder alone: ``games.jsonl`` (the stored games, in schedule
-order) and ``league.json`` (what the league is: game, rules, bots, seed, runs). The same games
-give the same report byte for byte, whoever played them and in whatever order they finished,
-except the header's dates and wall time. Scores stay exact integers (codevs21 scores pass 2**53).
+order) and ``league.json`` (what the league is: game, rules, bots, seed, runs), or without it what
+the stored games say of their league (``league.replay.recorded``: game, rules, bots, rules of play).
+The same games give the same report byte for byte, whoever played them and in whatever order they
+finished, except the header's dates and wall time. Scores stay exact integers (codevs21 scores pass 2**53).
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import Any
 from engine import GAMES
 from league.plan.manifest import read_manifest, scheduled_games
 from league.replay.command import ReplayCommands
+from league.replay.recorded import recorded_league
 from league.report import charts
 from league.report.adaptive import ADAPTIVE_CHARTS, ADAPTIVE_TABLES, adaptive_report
+from league.report.all_faults import every_game_faulted, fault_order, no_ratings_sentence, unrated_standings
 from league.report.faults import faults_blocks
 from league.report.games import game_rows, games_frame, games_html, games_markdown
 from league.report.header import header_section, subtitle
@@ -97,7 +100,8 @@ class LeagueGames:
         bots: Every bot, in the config's order.
         variants: Every variant.
         records: Scored games in schedule order.
-        manifest: ``league.json`` (empty when the folder has none).
+        manifest: ``league.json``; without one, what the stored games tell (``recorded_league``: empty
+            when they name no game, or several).
         store: The store, for the details of some games (stderr tails).
         score_label: What the game's scores count.
     """
@@ -133,7 +137,7 @@ def load_games(
     """The scored games of ``folder`` (those of ``game_ids`` only, when given) with the folder's manifest."""
     store = store or league_store(folder)
     records = scheduled_games(store.records(), game_ids)
-    manifest = read_manifest(folder) or {}
+    manifest = read_manifest(folder) or recorded_league(store, records)
     game = GAMES.get(manifest.get("game", ""))
     label = score_label or (game.score_label if game is not None else None)
     return LeagueGames(folder, league_name, bots, variants, records, manifest, store, label)
@@ -226,6 +230,9 @@ def write_report(
     line = subtitle(manifest, games.game_name, records, games.distinct())
     (folder / "report.md").write_text(render_markdown(title, [Section("Summary", [Paragraph(line)]), *sections]))
     (folder / "index.html").write_text(render_html(title, line, sections, folder))
+    for name in (*TABLES, *CHARTS):  # what an earlier report wrote and this one has not: stale, never kept
+        if folder / name not in written:
+            (folder / name).unlink(missing_ok=True)
     return [*written, folder / "report.md", folder / "index.html"]
 
 
@@ -243,6 +250,8 @@ def _league_parts(games: LeagueGames) -> ReportParts:
     """Standings, cross table and TrueSkill; strengths and the evidence for them; the variants compared."""
     records, bots = games.records, games.bots
     overall = league_table(records, bots)
+    if every_game_faulted(records):
+        return _all_faults_parts(records, overall)
     order = ranking(overall)
     per_variant = {
         v: league_table([r for r in records if r["spec"]["variant"] == v], bots, keep_history=False)
@@ -276,6 +285,22 @@ def _league_parts(games: LeagueGames) -> ReportParts:
     )
     parts.add(strength_report(bots, records, order))
     parts.add(variants_report(bots, records, games.variants, GAMES.get(games.game_name)))
+    return parts
+
+
+def _all_faults_parts(records: list[dict[str, Any]], overall: LeagueTable) -> ReportParts:
+    """Standings and the cross table of a league whose every game ended in a fault, and why nobody is rated."""
+    order = fault_order(overall)
+    crosses, cross_meaning = cross_table(records, order)
+    sentence = f"{no_ratings_sentence(records)} The Faults section says who faulted and why."
+    parts = ReportParts(
+        tables={"standings.csv": unrated_standings(standings_frame(overall, order)), "cross_table.csv": crosses},
+        verdict=[Paragraph(sentence)],
+    )
+    standings = Table(parts.tables["standings.csv"], STANDINGS_NOTES, name="standings")
+    parts.sections.append(
+        Section("Standings", [Paragraph(sentence), standings, Paragraph(cross_meaning), Table(crosses, name="cross")])
+    )
     return parts
 
 

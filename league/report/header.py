@@ -1,7 +1,8 @@
 """The report's first section: what was played, by whom, under which rules, when and for how long.
 
 Everything comes from the league's manifest (``league.json``, written by ``league run``) and the
-stored games; a folder without a manifest gets what the games alone tell.
+stored games; a folder without a manifest gets what the games alone tell (``league.replay.recorded``:
+the game, its rules, the bots and the rules of play), and the header says what only the manifest holds.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ from engine import GAMES
 from engine.core import plural
 from league.match.bot_spec import spec_from_data
 from league.plan.manifest import RUN_TIME
+from league.replay.recorded import FROM_RECORDS, MANIFEST_ONLY
 from league.report.page import Bullets, Section, Table
+
+RECORDED_ONLY = (
+    "no league.json here: the game, its rules, the bots and the rules of play are those its stored games keep;"
+    f" {MANIFEST_ONLY} are kept in league.json alone, so unknown here"
+)
+"""The header's line for a folder without a manifest whose games name their game."""
 
 
 def subtitle(manifest: dict[str, Any], game_name: str, records: Sequence[dict[str, Any]], distinct: int) -> str:
@@ -33,8 +41,11 @@ def header_section(
     runs = manifest.get("runs", [])
     facts = [
         f"game: {manifest.get('game', 'unknown (no league.json)')}",
-        f"format: {str(manifest.get('format', 'unknown')).replace('_', ' ')}",
-        seed_fact(manifest),
+        *(
+            [RECORDED_ONLY]  # what only the manifest holds, format and seed among it, said once
+            if manifest.get(FROM_RECORDS)
+            else [f"format: {str(manifest.get('format', 'unknown')).replace('_', ' ')}", seed_fact(manifest)]
+        ),
         f"games scored: {len(records)}"
         + (f" of {len(manifest['game_ids'])} scheduled" if "game_ids" in manifest else ""),
     ]
@@ -97,7 +108,11 @@ def variant_settings(manifest: dict[str, Any], variants: Sequence[str]) -> pd.Da
     rows = []
     for variant in variants:
         if variant not in settings:
-            text = "unknown (no league.json from `league run` here)"
+            text = (
+                "unknown (its games keep no rules)"
+                if manifest.get(FROM_RECORDS)
+                else "unknown (no league.json from `league run` here)"
+            )
         else:
             changed = {key: value for key, value in settings[variant].items() if defaults.get(key) != value}
             text = ", ".join(f"{key}={value}" for key, value in changed.items()) or "the defaults"

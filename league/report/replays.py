@@ -2,9 +2,10 @@
 
 A league of up to ``ALL_GAMES`` games gets a page for every game; a bigger one gets a page for
 each faulted game (up to ``FAULTED_GAMES``), since those are the games bot authors come to look
-at, and ``league replay DIR GAME_ID`` writes any other. Every league with a manifest also gets its
-``HIGHLIGHTS`` most tense stretches on ``replays/highlights.html``. Pages are rebuilt from the
-store, so ``league report`` writes the same bytes again.
+at, and ``league replay DIR GAME_ID`` writes any other. Every league whose game is known (from its
+manifest, or from its stored games: ``league.replay.recorded``) also gets its ``HIGHLIGHTS`` most tense
+stretches on ``replays/highlights.html``. Pages are rebuilt from the store, so ``league report``
+writes the same bytes again.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class ReplayLinks:
 def write_replays(
     folder: Path, manifest: dict[str, Any], records: list[dict[str, Any]], store: Any
 ) -> ReplayLinks | None:
-    """Write the report's replay pages and highlights; None when the league cannot be replayed (no manifest).
+    """Write the report's replay pages and highlights; None when the league cannot be replayed (its game unknown).
 
     Each game is replayed once: its page and its tensest stretch come from the same replay.
     """

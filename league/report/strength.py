@@ -23,6 +23,12 @@ STRENGTH_NOTES = (
     ("games", "games the bot played"),
     ("score_rate", "its points per pairwise result (a win 1, a draw 1/2)"),
     ("p_first", "its probability of being the strongest (as the place probabilities below)"),
+    (
+        "group",
+        "bots of one group took points off each other; a group never lost a point to a group below it, so the"
+        " gap between groups is a lower bound only, and the Elo and intervals across it come from the prior",
+    ),
+    ("gap_below_at_least", "on a group's last bot: what the games say of the gap to the next group (95% lower bound)"),
 )
 
 NEIGHBOUR_NOTES = (
@@ -31,6 +37,11 @@ NEIGHBOUR_NOTES = (
     ("settled", "los at least 0.95"),
     ("factor / more_games_per_pair", "how many times today's games, and how many more per pair, would settle it"),
     ("tie", "so close that it may be a tie: no number of games settles a true tie"),
+    (
+        "separated",
+        "in two groups, the higher's never having lost a point to the lower's: the order is settled by the"
+        " sign test (5 games all won), the gap is never measured, and no games are suggested to measure it",
+    ),
 )
 
 
@@ -55,8 +66,10 @@ def strength_report(bots: Sequence[str], records: list[dict[str, Any]], trueskil
 def _ratings_section(found: Assessment) -> Section:
     blocks: list[Any] = [
         Paragraph("Bradley-Terry strengths from all games at once, with 95% intervals:"),
-        Table(found.strength, STRENGTH_NOTES, name="strength"),
+        Table(_blank_missing(found.strength), STRENGTH_NOTES, name="strength"),
     ]
+    if found.separation.separated:
+        blocks.append(Paragraph(found.separation.meaning))
     if found.unrated:
         blocks.append(Paragraph(f"No games yet, so no strength: {', '.join(found.unrated)}."))
     if len(found.strength):
@@ -64,12 +77,17 @@ def _ratings_section(found: Assessment) -> Section:
     if len(found.los) > 1:
         blocks += [
             Paragraph("Likelihood of superiority: the probability that the row bot is stronger than the column bot."),
-            Table(found.los.astype(object).where(found.los.notna(), "").reset_index(names="bot"), name="los"),
+            Table(_blank_missing(found.los).reset_index(names="bot"), name="los"),
             Chart("los.png", "Likelihood of superiority, row bot over column bot."),
             Paragraph("Each bot's chance of each place (the normal approximation LOS uses, bootstrap included):"),
             Table(found.rank_probabilities.reset_index(), name="places"),
         ]
     return Section("Ratings with their uncertainty", blocks)
+
+
+def _blank_missing(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its missing figures shown blank (a bot against itself, no bound on a gap, no factor)."""
+    return frame.astype(object).where(frame.notna(), "")
 
 
 def _neighbours_shown(neighbours: pd.DataFrame) -> pd.DataFrame:
@@ -78,7 +96,7 @@ def _neighbours_shown(neighbours: pd.DataFrame) -> pd.DataFrame:
     shown[["difference", "sd"]] = shown[["difference", "sd"]].round(1)
     shown["los"] = shown["los"].round(3)
     shown["factor"] = shown["factor"].round(2)
-    for column in ("settled", "tie"):
+    for column in ("settled", "tie", "separated"):
         shown[column] = ["yes" if value else "no" for value in shown[column]]
     return shown
 
@@ -88,7 +106,7 @@ def _evidence_section(found: Assessment) -> Section:
     if len(found.neighbours):
         blocks += [
             Paragraph("Enough games? Neighbours in the ranking, best first:"),
-            Table(_neighbours_shown(found.neighbours), NEIGHBOUR_NOTES, name="neighbours"),
+            Table(_blank_missing(_neighbours_shown(found.neighbours)), NEIGHBOUR_NOTES, name="neighbours"),
             Bullets(found.games_needed),
         ]
     blocks.append(Bullets(found.method))

@@ -3,9 +3,10 @@
 With one variant the section is a short table of its games; with several it gives each variant's
 figures, the paired per-seed differences from the baseline (the first variant) with their 95%
 intervals and the pairs left out because a game ended by a fault, whether the rule changes who is
-strong, and charts of scores, lengths and differences. On the page the per-variant figures are a
-row each and the variants a column each, so that the table fits the page; ``variants.csv`` keeps
-a row per variant. Exact figures of scores are shown with two decimals (``league.stats.variant_cells``).
+strong (Kendall's tau with its 95% interval, ``league.stats.variant_ranks``), and charts of scores,
+lengths and differences. On the page the per-variant figures are a row each and the variants a
+column each, so that the table fits the page; ``variants.csv`` keeps a row per variant. Exact
+figures of scores are shown with two decimals (``league.stats.variant_cells``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,23 @@ DIFFERENCE_NOTES = (
     ),
     ("clear", "whether the interval excludes 0"),
     ("draw_rate / first_seat_points", "shares: a difference of 0.05 is 5 percentage points"),
+)
+
+
+CORRELATION_NOTES = (
+    ("bots", "the bots rated under both variants"),
+    (
+        "kendall_tau",
+        "Kendall's tau between their Bradley-Terry strengths under the two (1: the same order, -1: reversed)",
+    ),
+    (
+        "tau_low_95 / tau_high_95",
+        "its 95% interval, resampling seat-swapped pairs or tables alike under both variants; blank below 4 bots"
+        " (too few to say) or 5 pairs or tables. Below 0: the rule reorders the bots clearly; above 0: the orders"
+        " agree beyond noise; across 0: the data cannot tell. A tau below 1 alone shows no change: each variant's"
+        " strengths are measured with error",
+    ),
+    ("baseline_order / variant_order", "the bots best first under each"),
 )
 
 
@@ -100,7 +118,8 @@ def variants_report(
             orders = comparison.correlation.copy()
             for column in ("baseline_order", "variant_order"):
                 orders[column] = [" > ".join(order) for order in orders[column]]
-            blocks += [Paragraph("Does the rule change who is strong?"), Table(orders.round(3))]
+            shown = orders.round(3).astype(object).where(orders.notna(), "")
+            blocks += [Paragraph("Does the rule change who is strong?"), Table(shown, CORRELATION_NOTES)]
         if len(comparison.by_bot):
             blocks += [Paragraph("Each bot in each variant:"), Table(figures_as_text(comparison.by_bot))]
     title = "Variants compared" if len(comparison.variants) > 1 else "Games by variant"

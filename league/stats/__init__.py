@@ -3,12 +3,13 @@
 ``placing`` (a result seat by seat: each seat's own fault, its place as the league counts it),
 ``ratings`` with ``trueskill_fast`` (TrueSkill in schedule order), ``bradley_terry`` (the
 order-free fit), ``pairwise`` (head-to-head tables), ``strength`` (bootstrap, LOS, place
-probabilities), ``evidence``, ``cycles`` and ``verdict`` (are strong programs strong?),
+probabilities), ``evidence``, ``cycles``, ``separation`` (groups that never lost a point to
+the groups below: gaps the data bound from below only) and ``verdict`` (are strong programs strong?),
 ``analysis`` (what the report's strength section shows), ``variant_*`` (rule variants compared on
-paired seeds), ``sprt`` (is a candidate better than its baseline? the GSPRT on
-pentanomial pairs, as fishtest and fastchess), ``active_ranking`` (an adaptive league's intervals,
-claims about neighbours and where its next games go), ``qualifier`` (solo leagues ranked as the
-CODE VS 2.1 qualifier was).
+paired seeds; ``variant_ranks``: does the rule change who is strong, with an interval), ``sprt``
+(is a candidate better than its baseline? the GSPRT on pentanomial pairs, as fishtest and
+fastchess), ``active_ranking`` (an adaptive league's intervals, claims about neighbours and where
+its next games go), ``qualifier`` (solo leagues ranked as the CODE VS 2.1 qualifier was).
 
 May import: ``engine``. Nothing of ``league`` outside ``league.stats``.
 """

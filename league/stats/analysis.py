@@ -11,6 +11,7 @@ settled, how many more games would settle the rest, and sums it up in plain word
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,10 @@ from league.stats.cycles import Cycles, Transitivity, pair_scores, significant_c
 from league.stats.evidence import Agreement, Prediction, Reliability, SeatAdvantage, agreement, prediction, reliability
 from league.stats.evidence import seat_advantage as first_seat_advantage
 from league.stats.pairwise import pairwise_results
+from league.stats.separation import Separation, separations
 from league.stats.strength import (
+    DESIGN_EFFECT_SE,
+    MAX_SAMPLES,
     StrengthEstimate,
     estimate,
     likelihood_of_superiority,
@@ -32,8 +36,31 @@ from league.stats.strength import (
 )
 from league.stats.verdict import league_games_needed, neighbours, settled_places, verdict
 
-STRENGTH_COLUMNS = ["place", "bot", "elo", "low_95", "high_95", "sd", "games", "score_rate", "p_first"]
-NEIGHBOUR_COLUMNS = ["higher", "lower", "difference", "sd", "los", "settled", "factor", "more_games_per_pair", "tie"]
+STRENGTH_COLUMNS = [
+    "place",
+    "bot",
+    "elo",
+    "low_95",
+    "high_95",
+    "sd",
+    "games",
+    "score_rate",
+    "p_first",
+    "group",
+    "gap_below_at_least",
+]
+NEIGHBOUR_COLUMNS = [
+    "higher",
+    "lower",
+    "difference",
+    "sd",
+    "los",
+    "settled",
+    "factor",
+    "more_games_per_pair",
+    "tie",
+    "separated",
+]
 
 
 @dataclass(frozen=True)
@@ -43,13 +70,17 @@ class Assessment:
     Attributes:
         strength: One row per rated bot, best first: ``place`` (Bradley-Terry order), ``bot``,
             ``elo``, ``low_95``, ``high_95`` (Elo, mean 0), ``sd`` (the one LOS uses),
-            ``games``, ``score_rate`` (points per pairwise result, draws half) and ``p_first``
-            (its probability of the highest rating, as ``rank_probabilities``).
+            ``games``, ``score_rate`` (points per pairwise result, draws half), ``p_first``
+            (its probability of the highest rating, as ``rank_probabilities``), ``group`` (its
+            group of ``league.stats.separation``, 1 best; one group when nothing is separated) and
+            ``gap_below_at_least`` (on a group's last bot: the data's 95% lower bound on the gap to
+            the next group, Elo; empty elsewhere or where the games bound nothing).
         los: Likelihood of superiority, row bot over column bot (bots best first; diagonal NaN).
         rank_probabilities: Bot (index, best first) by place (columns 1, 2, ...): the probability of
             each place under the normal approximation LOS uses (``league.stats.strength.posterior_draws``).
         neighbours: One row per pair of neighbours: ``higher``, ``lower``, ``difference``, ``sd``,
-            ``los``, ``settled``, ``factor``, ``more_games_per_pair``, ``tie`` (``league.stats.verdict``).
+            ``los``, ``settled``, ``factor``, ``more_games_per_pair``, ``tie``, ``separated``
+            (``league.stats.verdict``).
         seat_advantage: The first-seat advantage.
         reliability: Split-half reliability.
         prediction: Held-out predictive power.
@@ -60,6 +91,9 @@ class Assessment:
         games_needed: Sentences: per unsettled neighbour pair, then for the league.
         unrated: Bots without games (no rating).
         design_effect: How much more the bootstrap varies than the model (at least 1).
+        design_effect_se: Its Monte Carlo standard error.
+        samples: The bootstrap resamples drawn (more than asked when the design effect needed them).
+        separation: Groups of bots that never lost a point to the groups below (``league.stats.separation``).
         method: How it was all computed, a sentence each.
     """
 
@@ -77,6 +111,9 @@ class Assessment:
     games_needed: list[str]
     unrated: list[str]
     design_effect: float
+    design_effect_se: float
+    samples: int
+    separation: Separation
     method: list[str] = field(default_factory=list)
 
     @property
@@ -97,7 +134,7 @@ def assess(
     records: Sequence[dict[str, Any]],
     trueskill_order: Sequence[str],
     samples: int = 200,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> Assessment:
     """Ratings, their uncertainty and the evidence that the ranking is real (module docstring).
 
@@ -106,11 +143,14 @@ def assess(
         records: Scored games (``league.stats.ratings.scored``; INFRA_ERROR games are skipped anyway).
             Games of one seat are left out.
         trueskill_order: Bot names best first by TrueSkill (compared with the Bradley-Terry order).
-        samples: Bootstrap resamples.
-        seed: Seeds the resampling: the same games always give the same figures.
+        samples: Bootstrap resamples drawn first; more are drawn until the design effect's Monte
+            Carlo error is at most ``DESIGN_EFFECT_SE`` (``league.stats.strength``).
+        seed: Seeds the resampling (default: drawn from the games' own seeds, which the league seed
+            decides): the same games always give the same figures, whatever the bots' list order.
     """
     results = pairwise_results(bots, records)
-    fitted = estimate(results, samples, seed)
+    seed = games_seed(records) if seed is None else seed
+    fitted = estimate(results, samples, seed, target_se=DESIGN_EFFECT_SE)
     names = results.bots
     order = sorted(range(len(names)), key=lambda k: (-fitted.elo[k], names[k]))
     ranked = [names[k] for k in order]
@@ -121,12 +161,16 @@ def assess(
     variants = max(1, len({record["spec"]["variant"] for record in records if len(record["spec"]["seats"]) > 1}))
     games_per_pair = float(np.triu(games).sum() / met / variants) if met else 0.0
     per = "per pair and variant" if variants > 1 else "per pair"
-    pairs = neighbours(order, names, fitted.elo, _difference_sd(fitted), los, games_per_pair, games > 0, per)
+    separation = separations(names, counts, fitted.elo)
+    sd_of = _difference_sd(fitted)
+    pairs = neighbours(order, names, fitted.elo, sd_of, los, games_per_pair, games > 0, per, separation)
     places = place_probabilities(posterior_draws(fitted, seed=seed))
     transitive, forecast = transitivity(names, counts), prediction(results)
-    circles = significant_cycles(names, counts)
+    circles = significant_cycles(results)
     return Assessment(
-        strength=_strength_frame(fitted, order, results.bot_games, points.sum(axis=1), games.sum(axis=1), places),
+        strength=_strength_frame(
+            fitted, order, results.bot_games, points.sum(axis=1), games.sum(axis=1), places, separation
+        ),
         los=pd.DataFrame(np.round(los[np.ix_(order, order)], 3), index=ranked, columns=ranked),
         rank_probabilities=pd.DataFrame(
             np.round(places[order], 3), index=pd.Index(ranked, name="bot"), columns=range(1, len(names) + 1)
@@ -140,13 +184,22 @@ def assess(
         transitivity=transitive,
         cycles=circles,
         agreement=agreement(names, fitted.elo.tolist(), trueskill_order),
-        verdict=verdict(settled_places(pairs), transitive, forecast, circles),
+        verdict=verdict(settled_places(pairs), transitive, forecast, circles, separation),
         games_needed=[pair.meaning for pair in pairs if pair.meaning]
         + ([league_games_needed(pairs, games_per_pair, per)] if pairs else []),
         unrated=results.unrated,
         design_effect=fitted.design_effect,
-        method=method_notes(results.tables, samples, fitted.design_effect),
+        design_effect_se=fitted.design_effect_se,
+        samples=fitted.samples,
+        separation=separation,
+        method=method_notes(results.tables, fitted.samples, fitted.design_effect, fitted.design_effect_se),
     )
+
+
+def games_seed(records: Sequence[dict[str, Any]]) -> int:
+    """A resampling seed drawn from the games' own seeds (the league seed decides them), in no order of theirs."""
+    seeds = sorted({str(record["spec"].get("seed", record.get("game_id", ""))) for record in records})
+    return int.from_bytes(hashlib.sha256(",".join(seeds).encode()).digest()[:8], "big")
 
 
 def _difference_sd(fitted: StrengthEstimate) -> np.ndarray:
@@ -163,9 +216,11 @@ def _strength_frame(
     points: np.ndarray,
     results: np.ndarray,
     places: np.ndarray,
+    separation: Separation,
 ) -> pd.DataFrame:
     """The ``strength`` table (see ``Assessment``)."""
     sd = fitted.sd
+    last_of_group = {group[-1]: gap.at_least for group, gap in zip(separation.groups, separation.gaps, strict=False)}
     rows = [
         [
             place,
@@ -177,13 +232,20 @@ def _strength_frame(
             int(bot_games[k]),
             round(float(points[k] / results[k]), 3) if results[k] else float("nan"),
             round(float(places[k, 0]), 3) if len(places) else float("nan"),
+            separation.group_of(fitted.bots[k]),
+            _rounded(last_of_group.get(fitted.bots[k])),
         ]
         for place, k in enumerate(order, start=1)
     ]
     return pd.DataFrame(rows, columns=STRENGTH_COLUMNS)
 
 
-def method_notes(tables: bool, samples: int, design_effect: float) -> list[str]:
+def _rounded(elo: float | None) -> float:
+    """An Elo figure to 0.1, NaN where there is none."""
+    return float("nan") if elo is None else round(elo, 1)
+
+
+def method_notes(tables: bool, samples: int, design_effect: float, design_effect_se: float = 0.0) -> list[str]:
     """How the strengths and the evidence were computed, a sentence each, for the report."""
     unit = (
         "whole tables, every rotation and variant of a table together"
@@ -205,8 +267,11 @@ def method_notes(tables: bool, samples: int, design_effect: float) -> list[str]:
         " the model's own interval (rating +/- 1.96 sd from the curvature of the posterior, prior included),"
         " so a bot unbeaten in every resample still gets an honest width.",
         "LOS is the probability that the row bot is stronger than the column bot (normal approximation, as"
-        f" BayesElo), its variance multiplied by the design effect, here {design_effect:.2f}: how much more the"
-        " bootstrap varies than the model (at least 1).",
+        f" BayesElo), its variance multiplied by the design effect, here {design_effect:.2f}"
+        f" (Monte Carlo standard error {design_effect_se:.3f} from {samples} resamples: resamples are drawn until"
+        f" it is at most {DESIGN_EFFECT_SE}, or {MAX_SAMPLES} are drawn): how much more the bootstrap varies than"
+        " the model (at least 1). Resamples are drawn from the games' own seeds and the units themselves, so"
+        " listing the bots in another order changes nothing.",
         "Place probabilities come from the same normal approximation as LOS (seeded draws), so they never"
         " claim more certainty than the model's own curvature allows, even where every bootstrap resample"
         " is the same; a place is settled at 95% when its bot's LOS over the neighbour below and the"

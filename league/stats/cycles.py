@@ -10,9 +10,22 @@ results one number per bot explains: about 1 for a league ordered by strength, a
 pure rock-paper-scissors league.
 
 A 3-cycle is three bots a, b, c where a beats b, b beats c and c beats a, each significantly:
-the 95% Wilson interval of the pair's score rate (draws half) lies above 1/2. The interval
-treats a pair's pairwise results as independent; at tables they are not, so read it as a
-little too eager there.
+the 95% Wilson interval of the pair's score rate (draws half) lies above 1/2, counted on
+independent units (``pair_evidence``). A pair's results within one resampling unit of
+``league.stats.pairwise`` (the seat-swapped games of a round, which share a seed; every rotation and
+variant of a table) can be strongly correlated, even identical: they are not that many
+independent games, while units are independent of each other (each its own seed). So the score
+rate's variance is the cluster-robust one over units (the ratio estimator's, as survey statistics
+use for clustered samples: right whatever the correlation inside a unit, and with m / (m - 1) for
+few units), and the Wilson interval is taken on the effective number of games
+n_eff = n / max(1, deff), deff (Kish's design effect) being that variance over the binomial one of
+n independent games: the Wilson interval's variance then matches the clustered one, while it
+keeps its good behaviour near rates of 0 and 1, where a bootstrap over units collapses to a
+point. Where a pair's rate is
+exactly 0 or 1 no variance shows how correlated a unit's games are, and each unit counts as one
+game (the effective number of units; the cautious end, right for deterministic games). The
+former method, every pairwise result independent, called a cycle from a few tables whose
+rotations all ended alike.
 """
 
 from __future__ import annotations
@@ -22,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from league.stats.bradley_terry import points_and_games
+from league.stats.pairwise import DRAW, WIN, PairwiseResults
 from league.stats.strength import wilson_interval
 
 NOISY = 0.5
@@ -134,17 +148,61 @@ def transitivity(bots: list[str], counts: np.ndarray) -> Transitivity:
     return Transitivity(share, cycle_rank, noise, chance, meaning)
 
 
-def significant_cycles(bots: list[str], counts: np.ndarray) -> Cycles:
-    """Every 3-cycle whose three results are each significant at 95% (Wilson interval above 1/2).
+def pair_evidence(results: PairwiseResults) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair's score rate and its effective number of independent games, counted on units (module docstring).
+
+    Per unordered pair and unit u, p_u are i's points against j (draws half) and n_u their games;
+    R = sum p_u / sum n_u. The ratio estimator's cluster-robust variance over the m units where the
+    pair met, m / (m - 1) sum (p_u - R n_u)^2 / (sum n_u)^2, over the binomial R (1 - R) / n of n
+    independent games is the design effect deff; n_eff = n / max(1, deff). Where R is 0 or 1, or the
+    pair met in one unit, deff cannot be estimated and n_eff is (sum n_u)^2 / sum n_u^2, the
+    number of units when they are of one size.
 
     Args:
-        bots: The rated bots.
-        counts: ``(bots, bots, 3)`` win/draw/loss counts of the first bot against the second.
+        results: The league's pairwise results.
+
+    Returns:
+        ``(bots, bots)`` i's score rate against j (NaN where they never met) and the effective
+        number of games of the pair (symmetric; 0 where they never met).
     """
+    size = len(results.bots)
+    first, second = results.row_cell // max(size, 1), results.row_cell % max(size, 1)
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    won = np.select([results.row_outcome == WIN, results.row_outcome == DRAW], [1.0, 0.5], 0.0)
+    low_points = results.row_count * np.where(first == low, won, 1 - won)  # the lower-numbered bot's points
+    keys, row_key = np.unique((results.row_unit * size + low) * size + high, return_inverse=True)
+    unit_points = np.bincount(row_key, weights=low_points, minlength=len(keys))
+    unit_games = np.bincount(row_key, weights=results.row_count, minlength=len(keys))
+    pairs, pair_of = np.unique(keys % max(size * size, 1), return_inverse=True)
+    games = np.bincount(pair_of, weights=unit_games, minlength=len(pairs))
+    rate = np.bincount(pair_of, weights=unit_points, minlength=len(pairs)) / games
+    units = np.bincount(pair_of, minlength=len(pairs))
+    squares = np.bincount(pair_of, weights=(unit_points - rate[pair_of] * unit_games) ** 2, minlength=len(pairs))
+    clustered = units / np.maximum(units - 1, 1) * squares / games**2
+    binomial = rate * (1 - rate) / games
+    estimable = (units > 1) & (binomial > 0)
+    deff = np.where(estimable, clustered / np.where(estimable, binomial, 1.0), 1.0)
+    whole_units = games**2 / np.bincount(pair_of, weights=unit_games**2, minlength=len(pairs))
+    effective = np.where(estimable, games / np.maximum(1.0, deff), whole_units)
+    rates, counted = np.full((size, size), np.nan), np.zeros((size, size))
+    i, j = pairs // max(size, 1), pairs % max(size, 1)
+    rates[i, j], rates[j, i] = rate, 1 - rate
+    counted[i, j] = counted[j, i] = effective
+    return rates, counted
+
+
+def significant_cycles(results: PairwiseResults) -> Cycles:
+    """Every 3-cycle whose three results are each significant at 95% (Wilson interval above 1/2, on units).
+
+    Args:
+        results: The league's pairwise results: each pair's Wilson interval is taken on its
+            effective number of independent games (``pair_evidence``).
+    """
+    bots = results.bots
     if len(bots) < 3:
         return Cycles([], 0, f"With {len(bots)} rated bots there can be no 3-cycle.")
-    scores, games = pair_scores(counts)
-    beats = wilson_interval(scores, games)[0] > 0.5
+    rates, effective = pair_evidence(results)
+    beats = wilson_interval(np.nan_to_num(rates) * effective, effective)[0] > 0.5
     # axes (a, b, c): beats[a, b] and beats[b, c] and beats[c, a]
     a, b, c = np.nonzero(beats[:, :, None] & beats[None, :, :] & beats.T[:, None, :])
     first = (a < b) & (a < c)
@@ -154,7 +212,9 @@ def significant_cycles(bots: list[str], counts: np.ndarray) -> Cycles:
     named = "; ".join(f"{x} beats {y}, {y} beats {z}, {z} beats {x}" for x, y, z in found[:LISTED_CYCLES])
     more = f" (and {len(found) - LISTED_CYCLES} more)" if len(found) > LISTED_CYCLES else ""
     count = "1 significant 3-cycle" if len(found) == 1 else f"{len(found)} significant 3-cycles"
-    return Cycles(found[:LISTED_CYCLES], len(found), f"{count}, each result at 95%: {named}{more}.")
+    together = "a table's games" if results.tables else "a round's seat-swapped games"
+    counted = f" ({together} counted as one unit)"
+    return Cycles(found[:LISTED_CYCLES], len(found), f"{count}, each result at 95%{counted}: {named}{more}.")
 
 
 def logit_variance(games: np.ndarray, rate: np.ndarray) -> np.ndarray:

@@ -13,6 +13,9 @@ seat-swapped pair of games (``spec.round`` and the two bots), all its variants i
 they share one seed. In a league of tables (any game of three seats or more) the unit is the
 table (``spec.round``): every rotation of its seats and every variant. Solo games (one seat) are
 left out: nobody was played.
+
+Units are numbered by their round, then by the names of their two bots, never by where the bots
+stand in the list the caller gives: a bootstrap draws the same units whatever that list's order.
 """
 
 from __future__ import annotations
@@ -166,8 +169,9 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
     rounds = np.concatenate([round_ for _, _, round_ in groups.values()]) if groups else np.zeros(0, dtype=np.int64)
     if tables or not groups:
         keys = rounds
-    else:  # a round's pair of games: its round and its two bots
-        seats = np.concatenate(all_seats)
+    else:  # a round's pair of games: its round and its two bots, by name (never by their place in ``bots``)
+        by_name = _name_ranks([name for name, present in zip(bots, seated, strict=True) if present])
+        seats = by_name[np.concatenate(all_seats)]
         keys = (rounds * size + seats.min(axis=1)) * size + seats.max(axis=1)
     distinct_units, game_unit = np.unique(keys, return_inverse=True)
     units = len(distinct_units)
@@ -198,6 +202,13 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
         unit_games=np.bincount(game_unit, minlength=units).astype(float),
         bot_games=bot_games,
     )
+
+
+def _name_ranks(names: list[str]) -> np.ndarray:
+    """Per bot (in the order of ``names``), its place in the names sorted: a numbering no list order changes."""
+    ranks = np.empty(len(names), dtype=np.int64)
+    ranks[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    return ranks
 
 
 def _seat0_rank_points(ranks: np.ndarray) -> np.ndarray:

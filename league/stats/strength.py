@@ -19,6 +19,15 @@ CDF of r_i - r_j over its standard deviation from the Laplace covariance, that c
 up by the design effect: the median over bots of the ratio of bootstrap variance to Laplace
 variance, at least 1 (games less independent than the model assumes widen every LOS alike).
 
+The design effect is itself an estimate from a finite number of resamples. Its Monte Carlo
+standard error is measured (the resamples redrawn ``NOISE_REDRAWS`` times, the median ratio
+recomputed on each), and when a target is given more resamples are drawn (as many as the error's
+1/sqrt(n) law asks for, at least twice as many each time) until that error is at most the target
+or ``MAX_SAMPLES`` are drawn. Resamples come from the seed and the units themselves
+(``league.stats.pairwise`` numbers units by round and bot names), and draws for place
+probabilities are made in the order of the bots' names: listing the same bots in another order
+gives the same figures.
+
 P(place = k) is the share of resamples in which a bot's rating is the k-th highest (exact ties
 share their places). It comes from the bootstrap alone, so on very few games it can be
 overconfident: settled places are judged by LOS (``league.stats.verdict``).
@@ -49,7 +58,8 @@ class StrengthEstimate:
         high: Upper ends.
         covariance: ``(bots + 1, bots + 1)`` Laplace covariance of the centred ratings and h.
         design_effect: Bootstrap variance over Laplace variance (median over bots, at least 1).
-        resampled: ``(samples, bots)`` the bootstrap fits' ratings.
+        design_effect_se: The Monte Carlo standard error of that median (0 without resamples).
+        resampled: ``(samples, bots)`` the bootstrap fits' ratings (every resample drawn).
         seat: MAP first-seat advantage h (Elo; 0 for tables).
         seat_low: Lower end of h's 95% interval (same hull).
         seat_high: Upper end.
@@ -65,6 +75,7 @@ class StrengthEstimate:
     high: np.ndarray
     covariance: np.ndarray
     design_effect: float
+    design_effect_se: float
     resampled: np.ndarray
     seat: float
     seat_low: float
@@ -78,31 +89,65 @@ class StrengthEstimate:
         """Per bot, the standard deviation LOS uses: Laplace sd times the square root of the design effect."""
         return np.sqrt(np.maximum(np.diag(self.covariance)[: len(self.bots)], 0) * self.design_effect)
 
+    @property
+    def samples(self) -> int:
+        """How many bootstrap resamples were drawn."""
+        return len(self.resampled)
 
-def estimate(results: PairwiseResults, samples: int = 200, seed: int = 0) -> StrengthEstimate:
-    """Ratings, first-seat advantage and their intervals from all games and ``samples`` resamples.
+
+MAX_SAMPLES = 6400
+"""The most resamples drawn while the design effect's noise is above its target."""
+
+DESIGN_EFFECT_SE = 0.03
+"""The target for the design effect's Monte Carlo standard error that the report asks for: it scales
+every LOS's variance, so 0.03 moves a LOS's z-score by about 1.5%."""
+
+GROWTH_MARGIN = 1.2
+"""More resamples are drawn to this many times the count the error's 1/sqrt(n) law asks for (at least twice as many)."""
+
+NOISE_REDRAWS = 100
+"""How often the resamples are redrawn to measure the design effect's Monte Carlo error."""
+
+
+def estimate(
+    results: PairwiseResults,
+    samples: int = 200,
+    seed: int = 0,
+    target_se: float | None = None,
+    max_samples: int = MAX_SAMPLES,
+) -> StrengthEstimate:
+    """Ratings, first-seat advantage and their intervals from all games and ``samples`` resamples or more.
 
     Args:
         results: The league's pairwise results.
-        samples: Bootstrap resamples (0: the Laplace intervals alone).
+        samples: Bootstrap resamples drawn first (0: the Laplace intervals alone).
         seed: Seeds the resampling: the same games always give the same figures.
+        target_se: Draw more resamples, doubling, until the design effect's Monte Carlo standard
+            error is at most this (None: ``samples`` alone).
+        max_samples: The most resamples drawn for ``target_se``.
     """
     two_seat = not results.tables
     point = fit(*_batch(results.counts()), seat_advantage=two_seat)
     laplace = covariance(point.precision[0])
     size = len(results.bots)
     laplace_sd = np.sqrt(np.maximum(np.diag(laplace), 0))
-    resampled_counts, seat0_boot = bootstrap(results, samples, np.random.default_rng(seed))
-    resampled = fit(*points_and_games(resampled_counts), seat_advantage=two_seat) if samples else None
+    rng = np.random.default_rng(seed)
+    ratings, seats, seat0_boot = _resampled_fits(results, samples, rng, two_seat)
     elo, seat = point.ratings[0], float(point.seat[0])
-    if resampled is not None:
-        boot_low, boot_high = _percentiles(resampled.ratings, elo)
-        seat_boot = _percentiles(resampled.seat[:, None], np.array([seat]))
-        boot_variance = np.nanvar(resampled.ratings, axis=0) if len(resampled.ratings) > 1 else np.zeros(size)
-        ratios = boot_variance / np.maximum(laplace_sd[:size] ** 2, 1e-12)
-        design_effect = max(1.0, float(np.median(ratios))) if size else 1.0
+    design_effect, design_effect_se = _design_effect(ratings, laplace_sd[:size] ** 2, seed)
+    while target_se is not None and design_effect_se > target_se and 0 < len(ratings) < max_samples:
+        wanted = math.ceil(len(ratings) * GROWTH_MARGIN * (design_effect_se / target_se) ** 2)  # error ~ 1/sqrt(n)
+        more = _resampled_fits(
+            results, min(max(wanted, 2 * len(ratings)) - len(ratings), max_samples - len(ratings)), rng, two_seat
+        )
+        ratings, seats = np.concatenate([ratings, more[0]]), np.concatenate([seats, more[1]])
+        seat0_boot = np.concatenate([seat0_boot, more[2]])
+        design_effect, design_effect_se = _design_effect(ratings, laplace_sd[:size] ** 2, seed)
+    if len(ratings):
+        boot_low, boot_high = _percentiles(ratings, elo)
+        seat_boot = _percentiles(seats[:, None], np.array([seat]))
     else:
-        boot_low, boot_high, seat_boot, design_effect = elo, elo, (np.array([seat]), np.array([seat])), 1.0
+        boot_low, boot_high, seat_boot = elo, elo, (np.array([seat]), np.array([seat]))
     games = results.unit_games.sum()
     seat0 = float(results.unit_seat0_points.sum() / games) if games else 0.5
     wilson = wilson_interval(np.array(seat0 * games), np.array(games))
@@ -114,7 +159,8 @@ def estimate(results: PairwiseResults, samples: int = 200, seed: int = 0) -> Str
         high=np.maximum(boot_high, elo + Z95 * laplace_sd[:size]),
         covariance=laplace,
         design_effect=design_effect,
-        resampled=resampled.ratings if resampled is not None else np.zeros((0, size)),
+        design_effect_se=design_effect_se,
+        resampled=ratings,
         seat=seat,
         seat_low=min(float(seat_boot[0][0]), seat - Z95 * laplace_sd[size]) if two_seat else 0.0,
         seat_high=max(float(seat_boot[1][0]), seat + Z95 * laplace_sd[size]) if two_seat else 0.0,
@@ -122,6 +168,33 @@ def estimate(results: PairwiseResults, samples: int = 200, seed: int = 0) -> Str
         seat0_low=seat0_low,
         seat0_high=seat0_high,
     )
+
+
+def _resampled_fits(
+    results: PairwiseResults, samples: int, rng: np.random.Generator, two_seat: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``samples`` bootstrap resamples fitted: ``(samples, bots)`` ratings, ``(samples,)`` h and seat 0's points."""
+    counts, seat0 = bootstrap(results, samples, rng)
+    if not samples:
+        return np.zeros((0, len(results.bots))), np.zeros(0), seat0
+    fitted = fit(*points_and_games(counts), seat_advantage=two_seat)
+    return fitted.ratings, fitted.seat, seat0
+
+
+def _design_effect(ratings: np.ndarray, laplace_variance: np.ndarray, seed: int) -> tuple[float, float]:
+    """The design effect of ``ratings`` (resampled, one row each) and its Monte Carlo standard error.
+
+    The error is the spread of the median ratio over ``NOISE_REDRAWS`` redraws of the resamples
+    (with replacement, seeded): how much the figure would move with other resamples. The floor at 1
+    is applied to the figure, not to its redraws. Fewer than two resamples: 1, with no error.
+    """
+    if len(ratings) < 2 or not ratings.shape[1]:
+        return 1.0, 0.0
+    scale = np.maximum(laplace_variance, 1e-12)
+    median = float(np.median(np.nanvar(ratings, axis=0) / scale))
+    picks = np.random.default_rng([seed, len(ratings)]).integers(0, len(ratings), (NOISE_REDRAWS, len(ratings)))
+    redrawn = np.stack([np.nanvar(ratings[rows], axis=0) for rows in picks]) / scale
+    return max(1.0, median), float(np.std(np.median(redrawn, axis=1)))
 
 
 def _batch(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -193,11 +266,17 @@ def posterior_draws(estimate: StrengthEstimate, draws: int = POSTERIOR_DRAWS, se
     size = len(estimate.bots)
     if not size:
         return np.zeros((0, 0))
-    ratings = estimate.covariance[:size, :size] * estimate.design_effect
-    values, vectors = np.linalg.eigh((ratings + ratings.T) / 2)
-    root = vectors * np.sqrt(np.clip(values, 0, None))
+    by_name = sorted(range(size), key=estimate.bots.__getitem__)  # draws never depend on the bots' list order
+    ratings = (estimate.covariance[:size, :size] * estimate.design_effect)[np.ix_(by_name, by_name)]
+    ratings = (ratings + ratings.T) / 2
+    jitter = 1e-9 * max(float(np.trace(ratings)), 1e-9) * np.eye(size)  # the centred covariance is singular
+    root = np.linalg.cholesky(ratings + jitter)
     noise = np.random.default_rng(seed).standard_normal((draws, size))
-    return estimate.elo[None, :] + np.einsum("ij,dj->di", root, noise)
+    deviations = np.einsum("ij,dj->di", root, noise)
+    deviations -= deviations.mean(axis=1, keepdims=True)  # centred exactly, as the ratings are
+    drawn = np.empty_like(deviations)
+    drawn[:, by_name] = deviations
+    return estimate.elo[None, :] + drawn
 
 
 def place_probabilities(resampled: np.ndarray) -> np.ndarray:

@@ -5,8 +5,9 @@ Every variant of a league is played on the same seeds with the same seatings, so
 ``compare_variants`` puts the variants side by side (scores, game length, draws, first-seat
 advantage, rating spread, faults), pairs each variant's games with the baseline's (the first
 variant unless told otherwise) and gives the mean paired difference of the game's main figures
-with a 95% bootstrap interval, the rank correlation of the bots' strengths between variants (does
-the rule change who is strong?), and sentences that say it all for people.
+with a 95% bootstrap interval, the rank correlation of the bots' strengths between variants with
+its 95% interval (does the rule change who is strong? ``league.stats.variant_ranks``), and sentences
+that say it all for people.
 
 Intervals resample clusters of games that are not independent: a pair's seat-swapped games
 (``spec.round`` and the pairing), a table's rotations (``spec.round`` is the table), a solo run's
@@ -50,15 +51,9 @@ from league.stats.variant_pairs import (
     layout_of,
     paired_differences,
 )
+from league.stats.variant_ranks import correlation_row
 from league.stats.variant_sentences import correlation_sentence, difference_sentence
-from league.stats.variant_stats import (
-    BOOTSTRAP_SAMPLES,
-    bootstrap_seed,
-    cluster_interval,
-    exact_quantile,
-    exact_sd,
-    kendall_tau,
-)
+from league.stats.variant_stats import BOOTSTRAP_SAMPLES, bootstrap_seed, cluster_interval, exact_quantile, exact_sd
 
 
 @dataclass
@@ -76,8 +71,10 @@ class VariantComparison:
         by_variant: One row per variant (see ``variant_row``).
         by_bot: One row per variant and bot: games, mean_score, and for pairs and tables
             points_per_game and elo.
-        correlation: One row per variant but the baseline: bots rated in both, kendall_tau,
-            baseline_order and variant_order (best first). Empty for solo leagues.
+        correlation: One row per variant but the baseline: bots rated in both, kendall_tau with
+            tau_low_95 and tau_high_95 (its paired bootstrap interval; NaN below 4 bots rated in
+            both: ``league.stats.variant_ranks``), baseline_order and variant_order (best first).
+            Empty for solo leagues.
         differences: One row per variant but the baseline and figure: ``DIFFERENCE_COLUMNS``.
         sentences: What the comparison says, for people.
         scores: Per variant, every seat's score of every game (for distribution charts).
@@ -232,20 +229,6 @@ def bot_rows(variant: str, bots: Sequence[str], games: list[dict[str, Any]], lay
     return rows
 
 
-def correlation_row(variant: str, baseline: str, mine: dict[str, float], theirs: dict[str, float]) -> dict[str, Any]:
-    """Kendall's tau between the strengths of the bots rated under both variants, and both orders (best first)."""
-    common = [name for name in theirs if name in mine]
-    tau = kendall_tau([theirs[name] for name in common], [mine[name] for name in common])
-    return {
-        "variant": variant,
-        "baseline": baseline,
-        "bots": len(common),
-        "kendall_tau": round(tau, 3),
-        "baseline_order": sorted(common, key=lambda name: (-theirs[name], name)),
-        "variant_order": sorted(common, key=lambda name: (-mine[name], name)),
-    }
-
-
 def compare_variants(
     bots: Sequence[str],
     records: Sequence[dict[str, Any]],
@@ -295,9 +278,11 @@ def compare_variants(
             variant, baseline, games[variant], games[baseline], layout, figures, seed, samples
         )
     ]
-    correlation = (
-        [] if layout == SOLO else [correlation_row(v, baseline, strengths[v], strengths[baseline]) for v in others]
-    )
+    correlation = [
+        correlation_row(v, baseline, strengths[v], strengths[baseline], games[v], games[baseline], seed, samples)
+        for v in others
+        if layout != SOLO
+    ]
     comparison = VariantComparison(
         game=str(getattr(game, "name", "")),
         score_label=str(getattr(game, "score_label", "score")),

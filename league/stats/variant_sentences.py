@@ -11,6 +11,8 @@ from typing import Any
 
 import pandas as pd
 
+from league.stats.variant_ranks import MIN_RANKED_BOTS
+
 WORDS = {
     "score": ("higher", "lower"),
     "plies": ("longer", "shorter"),
@@ -99,17 +101,47 @@ def difference_sentence(variant: str, baseline: str, rows: pd.DataFrame, label: 
 
 
 def correlation_sentence(row: dict[str, Any], spread: float, baseline_spread: float) -> str:
-    """Whether a variant changes who is strong: Kendall's tau of the bots' strengths, both orders, rating spreads."""
-    variant, baseline, tau = row["variant"], row["baseline"], row["kendall_tau"]
+    """Whether a variant changes who is strong: Kendall's tau with its 95% interval, what it means, both orders.
+
+    The interval's end (``league.stats.variant_ranks``) decides the words: below 0, the rule reorders the
+    bots clearly; above 0, the orders agree beyond noise (a tau below 1 may be noise alone); across
+    0, the data cannot tell. Below 4 bots rated under both there is no interval: too few bots to say.
+
+    Args:
+        row: A row of ``VariantComparison.correlation``.
+        spread: The variant's rating spread (Elo).
+        baseline_spread: The baseline's.
+    """
+    variant, baseline, tau, bots = row["variant"], row["baseline"], row["kendall_tau"], row["bots"]
     head = f"Who is strong, {variant} vs {baseline}"
-    if row["bots"] < 2 or math.isnan(tau):
+    if bots < 2 or math.isnan(tau):
         return f"{head}: fewer than two bots rated apart under both, so no rank correlation."
     spreads = f"rating spread {spread:.0f} Elo against {baseline_spread:.0f}"
-    if row["variant_order"] == row["baseline_order"] and tau == 1:
-        order = " > ".join(row["variant_order"])
-        return f"{head}: the rule keeps the order of the {row['bots']} bots (Kendall tau 1.00: {order}); {spreads}."
-    return (
-        f"{head}: the rule changes the order (Kendall tau {tau:.2f} over {row['bots']} bots;"
-        f" {baseline}: {' > '.join(row['baseline_order'])}; {variant}: {' > '.join(row['variant_order'])});"
-        f" {spreads}."
-    )
+    if row["variant_order"] == row["baseline_order"]:
+        orders = f"the same order: {' > '.join(row['variant_order'])}"
+    else:
+        orders = f"{baseline}: {' > '.join(row['baseline_order'])}; {variant}: {' > '.join(row['variant_order'])}"
+    low, high = row.get("tau_low_95", math.nan), row.get("tau_high_95", math.nan)
+    if bots < MIN_RANKED_BOTS:
+        return (
+            f"{head}: Kendall tau {tau:.2f} over {bots} bots ({orders}), too few bots to say whether the rule"
+            f" changes who is strong (tau between {bots} bots says almost nothing); {spreads}."
+        )
+    if math.isnan(low):
+        return (
+            f"{head}: Kendall tau {tau:.2f} over {bots} bots ({orders}), too few independent games for an"
+            f" interval, so the data cannot tell whether the rule changes who is strong; {spreads}."
+        )
+    figure = f"Kendall tau {tau:.2f}, 95%: {low:.2f} to {high:.2f}, over {bots} bots; {orders}"
+    if low == high == 1:
+        return f"{head}: the rule keeps the order in every resample ({figure}); {spreads}."
+    if high < 0:
+        return f"{head}: the rule reorders the bots clearly, the orders disagree beyond noise ({figure}); {spreads}."
+    if low > 0 and row["variant_order"] == row["baseline_order"]:
+        return f"{head}: the rule keeps the order, the orders agreeing beyond noise ({figure}); {spreads}."
+    if low > 0:
+        return (
+            f"{head}: the orders agree beyond noise ({figure}); where they differ, that may be noise alone,"
+            f" each variant's strengths being measured with error; {spreads}."
+        )
+    return f"{head}: the data cannot tell whether the rule keeps or reorders who is strong ({figure}); {spreads}."

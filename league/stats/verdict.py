@@ -11,6 +11,13 @@ measured, once every pair plays (1.645 s / d)^2 times the games it has played so
 the one-sided 95% normal quantile; the prior's small pull is ignored). Neighbours less than
 ``RESOLUTION_ELO`` apart may be truly equal, and no number of games settles a tie: for them the
 figure given is the games that would tell ``RESOLUTION_ELO`` Elo apart.
+
+Neighbours in two groups of a separation (``league.stats.separation``: the higher's group never lost
+a point to the lower's) have no measured gap: their Elo difference is set by the prior, so neither
+LOS nor the formula above means anything there. Their order is settled by the sign test alone
+(the higher's group won all n games between the groups, and 1/2^n <= 0.05: n >= 5), no games are
+suggested to bound the gap (none would), and the verdict names the groups instead of counting the
+gap as measured.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import numpy as np
 
 from league.stats.cycles import Cycles, Transitivity
 from league.stats.evidence import Prediction
+from league.stats.separation import Gap, Separation
 
 SETTLED = 0.95
 Z_ONE_SIDED = 1.6448536269514722
@@ -30,6 +38,9 @@ Z_ONE_SIDED = 1.6448536269514722
 
 RESOLUTION_ELO = 20.0
 """Neighbours closer than this may be tied; the games needed to resolve this gap are given instead."""
+
+SIGN_TEST_GAMES = math.ceil(math.log(1 - SETTLED) / math.log(0.5))
+"""Games all won that settle an order by the sign test at 95% (5: 1/2^5 < 0.05)."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +57,10 @@ class Neighbours:
         factor: Times the games played so far that every pair would need for this order to
             settle (for a possible tie: to tell ``RESOLUTION_ELO`` apart); 1 when settled.
         more_games_per_pair: Games more per pair that this means (0 when settled).
-        tie: Whether they are closer than ``RESOLUTION_ELO``.
+        tie: Whether they are closer than ``RESOLUTION_ELO`` (never for separated neighbours).
         meaning: One sentence (empty when settled).
+        separated: Whether they lie in two groups of a separation (their gap is then a lower bound only).
+        gap_at_least: For separated neighbours, the data's 95% lower bound on their groups' gap (Elo), if any.
     """
 
     higher: str
@@ -60,6 +73,8 @@ class Neighbours:
     more_games_per_pair: int
     tie: bool
     meaning: str
+    separated: bool = False
+    gap_at_least: float | None = None
 
 
 def neighbours(
@@ -71,6 +86,7 @@ def neighbours(
     games_per_pair: float,
     met: np.ndarray | None = None,
     per: str = "per pair",
+    separation: Separation | None = None,
 ) -> list[Neighbours]:
     """Every pair of neighbours in ``order``, settled or not, with the games that would settle it.
 
@@ -83,9 +99,24 @@ def neighbours(
         games_per_pair: Games (pairwise results) per pair that met so far, per variant.
         met: ``met[i, j]``: whether bots i and j played each other (default: every pair did).
         per: What the games are counted per, in the sentences ("per pair", "per pair and variant").
+        separation: The league's groups (``league.stats.separation``); neighbours in two groups are
+            judged by the sign test (module docstring).
     """
     found = []
     for high, low in itertools.pairwise(order):
+        gap = separation.gap_between(bots[high], bots[low]) if separation is not None else None
+        if gap is not None:
+            found.append(
+                _separated(
+                    bots[high],
+                    bots[low],
+                    float(elo[high] - elo[low]),
+                    float(sd_of[high, low]),
+                    float(los[high, low]),
+                    gap,
+                )
+            )
+            continue
         difference, sd, superiority = float(elo[high] - elo[low]), float(sd_of[high, low]), float(los[high, low])
         settled = superiority >= SETTLED
         tie = difference < RESOLUTION_ELO
@@ -117,12 +148,38 @@ def neighbours(
     return found
 
 
+def _separated(higher: str, lower: str, difference: float, sd: float, superiority: float, gap: Gap) -> Neighbours:
+    """Neighbours in two groups of a separation: their order by the sign test, their gap a lower bound."""
+    settled = gap.games >= SIGN_TEST_GAMES if gap.games else superiority >= SETTLED
+    if settled:
+        meaning = ""
+    elif gap.games:
+        meaning = (
+            f"{higher} above {lower}: {higher}'s group won all {gap.games} games against {lower}'s, too few to"
+            f" settle the order; {SIGN_TEST_GAMES - gap.games} more won would settle it at 95%, but no number of"
+            " games bounds their gap from above."
+        )
+    else:
+        meaning = (
+            f"{higher} above {lower} (LOS {superiority:.2f}): their groups never met, so their order comes from"
+            " common opponents and no games between them measured their gap."
+        )
+    factor = 1.0 if settled else math.nan
+    return Neighbours(
+        higher, lower, difference, sd, superiority, settled, factor, 0, False, meaning, True, gap.at_least
+    )
+
+
 def league_games_needed(pairs: list[Neighbours], games_per_pair: float, per: str = "per pair") -> str:
     """One sentence: the games per pair that would settle every neighbour (but the possible ties)."""
     if all(pair.settled for pair in pairs):
         return "Every neighbour's order is settled at 95%: no more games are needed."
     ties = [f"{pair.higher}/{pair.lower}" for pair in pairs if not pair.settled and pair.tie]
-    open_pairs = [pair for pair in pairs if not pair.settled and not pair.tie]
+    open_pairs = [pair for pair in pairs if not pair.settled and not pair.tie and not pair.separated]
+    if not ties and not open_pairs:
+        return (
+            "Only neighbours across a separation are unsettled: games between them settle their order, never their gap."
+        )
     tie_text = f"; the possible ties ({', '.join(ties)}) no number of games settles" if ties else ""
     if not open_pairs:
         return f"The only unsettled neighbours ({', '.join(ties)}) look tied, and no number of games settles a tie."
@@ -143,9 +200,16 @@ def settled_places(pairs: list[Neighbours]) -> list[bool]:
 
 
 def verdict(
-    settled: list[bool], transitivity: Transitivity, prediction: Prediction, cycles: Cycles | None = None
+    settled: list[bool],
+    transitivity: Transitivity,
+    prediction: Prediction,
+    cycles: Cycles | None = None,
+    separation: Separation | None = None,
 ) -> str:
-    """The verdict in plain words, e.g. "General strength explains 94% of the results; places 1-3 are settled ..."."""
+    """The verdict in plain words, e.g. "General strength explains 94% of the results; places 1-3 are settled ...".
+
+    A separation is named, its gaps said to be lower bounds: they are never counted as measured.
+    """
     parts = []
     if transitivity.noisy:
         parts.append("the results are mostly sampling noise")
@@ -167,6 +231,12 @@ def verdict(
         noun, verb = ("place", "is") if len(places) == 1 else ("places", "are")
         rest = "is not" if len(others) == 1 else "are not"
         parts.append(f"{noun} {_places(places)} {verb} settled at 95%; {_places(others)} {rest}")
+    if separation is not None and separation.separated:
+        groups = " | ".join(", ".join(group) for group in separation.groups)
+        parts.append(
+            f"the bots fall into {len(separation.groups)} groups that never lost a point to a group below ({groups}):"
+            " the gaps between groups are lower bounds, not measured"
+        )
     if prediction.gain is not None and not prediction.better:
         parts.append("the ratings do not predict held-out games clearly better than the seat alone")
     text = "; ".join(parts) + "."

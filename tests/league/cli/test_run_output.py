@@ -1,8 +1,10 @@
 """Where a league writes, what happens when it cannot, and runs whose games failed for reasons of ours."""
 
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +101,26 @@ def test_a_run_whose_games_failed_for_reasons_of_ours_exits_1_and_says_so_last(
     last = err.strip().splitlines()[-1]
     assert last.startswith("league: error: 2 of 2 games failed for reasons of ours"), last
     assert "vanishing.py" in last and "run the same command again to retry them" in last
+
+
+def test_a_league_whose_every_game_is_a_crash_gets_standings_and_a_sentence_and_no_ratings(
+    ray_local, league_cli, tmp_path
+):
+    programs = Path(__file__).parents[2] / "bots"
+    bots = []
+    for name in ("first", "second"):  # real programs that crash at their first turn, each in its own folder
+        folder = tmp_path / name
+        folder.mkdir()
+        for module in ("v2048_crasher.py", "botio.py", "v2048lib.py"):
+            shutil.copy(programs / module, folder)
+        bots.append({"name": name, "command": [sys.executable, "v2048_crasher.py"], "cwd": str(folder)})
+    path = write_league(tmp_path, bots=bots, games_per_pair=2)
+    status, out, err = league_cli("run", str(path), "--quiet")
+    assert status == 0, err
+    report = tmp_path / "out"
+    assert not (report / "strength.csv").exists() and not (report / "ratings.csv").exists()
+    text = (report / "report.md").read_text()
+    assert "Every one of the 2 games ended in a fault (2 crashes)" in text and "no ratings are given" in text, text
+    status, out, err = league_cli("standings", str(report))
+    assert status == 0, err
+    assert "no ratings are given" in " ".join(out.split()) and "27." not in out  # TrueSkill's mu is never shown

@@ -61,7 +61,14 @@ def test_two_bots_an_unbeaten_one_and_a_winless_one():
     assert champion["high_95"] - champion["low_95"] > 300
     assert "one pair" in found.transitivity.meaning
     assert found.cycles.meaning == "With 2 rated bots there can be no 3-cycle."
-    assert found.verdict == "Every place (1-2) is settled at 95%."
+    assert found.verdict == (
+        "Every place (1-2) is settled at 95%; the bots fall into 2 groups that never lost a point to a group below"
+        " (champion | victim): the gaps between groups are lower bounds, not measured."
+    )
+    assert found.strength["group"].tolist() == [1, 2]
+    pair = found.neighbours.iloc[0]
+    assert pair["separated"] and pair["settled"] and pair["more_games_per_pair"] == 0
+    assert found.games_needed == ["Every neighbour's order is settled at 95%: no more games are needed."]
 
 
 def test_a_league_without_games_says_so():
@@ -128,11 +135,12 @@ def test_place_probabilities_do_not_claim_what_every_resample_repeats():
 
 
 def test_games_needed_count_per_pair_and_variant_and_name_neighbours_that_never_meet():
-    # a gauntlet: x plays a and b (4 games a pair in each of 2 variants); a and b never meet.
+    # a gauntlet: x plays a and b (4 games a pair in each of 2 variants); a and b never meet. a wins
+    # two games of 8: had it won none, x's and b's group would be separated from a's (test_separation).
     records = []
     for variant in ("v", "w"):
         for round_ in range(2):
-            for other, x_wins in (("a", True), ("b", round_ == 0)):
+            for other, x_wins in (("a", variant == "v" or round_ == 0), ("b", round_ == 0)):
                 records.append(record(len(records), ["x", other], [1, 2] if x_wins else [2, 1], round_, variant))
                 records.append(record(len(records), [other, "x"], [2, 1] if x_wins else [1, 2], round_, variant))
     found = assess(["x", "a", "b"], records, ["x", "b", "a"])

@@ -3,12 +3,13 @@
 import numpy as np
 import pytest
 
-from benchmarks.simulated_records import tables
+from benchmarks.simulated_records import record, tables
 from league.stats.analysis import assess
 from league.stats.bradley_terry import fit
-from league.stats.cycles import logit_variance, significant_cycles, transitivity
+from league.stats.cycles import logit_variance, pair_evidence, pair_scores, significant_cycles, transitivity
 from league.stats.evidence import agreement, kendall_tau, prediction, reliability
 from league.stats.pairwise import pairwise_results
+from league.stats.strength import wilson_interval
 from league.stats.verdict import Neighbours, league_games_needed, settled_places
 
 from .simulated_leagues import elo_model, rock_paper_scissors, round_robin
@@ -80,18 +81,75 @@ def test_two_bots_and_a_tree_of_pairs_cannot_show_cycles():
     two = counts_from_rates([[0.5, 0.7], [0.3, 0.5]])
     assert transitivity(["a", "b"], two).cycle_rank == 0
     assert "by construction" in transitivity(["a", "b"], two).meaning
-    assert significant_cycles(["a", "b"], two).meaning == "With 2 rated bots there can be no 3-cycle."
+    pair = pairwise_results(["a", "b"], round_robin(lambda a, b: 0.7, ["a", "b"], rounds=5))
+    assert significant_cycles(pair).meaning == "With 2 rated bots there can be no 3-cycle."
     chain = counts_from_rates([[0.5, 0.9, 0], [0.1, 0.5, 0.9], [0, 0.1, 0.5]])
     chain[0, 2] = chain[2, 0] = 0  # a and c never met
     assert transitivity(list("abc"), chain).cycle_rank == 0
 
 
 def test_a_cycle_needs_every_edge_significant():
-    clear = counts_from_rates([[0.5, 0.8, 0.2], [0.2, 0.5, 0.8], [0.8, 0.2, 0.5]], games=40)
-    assert significant_cycles(list("abc"), clear).cycles == [("a", "b", "c")]
-    weak = clear.copy()
-    weak[2, 0] = weak[0, 2] = [10, 0, 10]  # c against a: even
-    assert significant_cycles(list("abc"), weak).total == 0
+    beats = {("a", "b"), ("b", "c"), ("c", "a")}
+    clear = round_robin(lambda x, y: 0.85 if (x, y) in beats else 0.15, list("abc"), rounds=40, seed=3)
+    assert significant_cycles(pairwise_results(list("abc"), clear)).cycles == [("a", "b", "c")]
+    even = {("c", "a"), ("a", "c")}  # c against a: a coin toss
+    weak = round_robin(lambda x, y: 0.5 if (x, y) in even else 0.85 if (x, y) in beats else 0.15, list("abc"), 40, 3)
+    assert significant_cycles(pairwise_results(list("abc"), weak)).total == 0
+
+
+CYCLIC_ORDERS = [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+RPS_TABLE = ["a", "b", "c"]
+
+
+def alike_tables(count):
+    """Tables of a, b, c whose games all end alike: every rotation and variant in the same finishing order.
+
+    The orders take turns table by table, so a beats b, b beats c and c beats a at 2 tables in 3:
+    a cycle, but each table's 6 games are one outcome, not 6.
+    """
+    records = []
+    for table in range(count):
+        order = CYCLIC_ORDERS[table % 3]
+        for variant in ("v", "w"):
+            for rotation in range(3):
+                seats = RPS_TABLE[rotation:] + RPS_TABLE[:rotation]
+                records.append(record(len(records), seats, [order.index(name) + 1 for name in seats], table, variant))
+    return records
+
+
+def test_a_cycle_at_few_tables_whose_games_end_alike_is_not_significant_counted_on_tables():
+    few = pairwise_results(RPS_TABLE, alike_tables(9))
+    independent_wilson = wilson_interval(*pair_scores(few.counts()))[0] > 0.5  # every result counted alone
+    assert independent_wilson[0, 1] and independent_wilson[1, 2] and independent_wilson[2, 0], "54 results call it"
+    assert significant_cycles(few).total == 0, "9 tables do not"
+    rates, effective = pair_evidence(few)
+    assert rates[0, 1] == pytest.approx(2 / 3) and effective[0, 1] == pytest.approx(8)  # 54 / deff, deff 6 * 9 / 8
+    many = pairwise_results(RPS_TABLE, alike_tables(90))
+    found = significant_cycles(many)
+    assert found.cycles == [("a", "b", "c")]
+    assert "each result at 95% (a table's games counted as one unit): a beats b, b beats c, c beats a" in found.meaning
+
+
+def test_seat_swapped_twins_count_once_and_independent_games_fully():
+    twins = round_robin(rock_paper_scissors(), RPS, rounds=12, seed=1)
+    for first, second in zip(twins[::2], twins[1::2], strict=True):  # the swapped game ends as the first did
+        second["result"]["ranks"] = first["result"]["ranks"][::-1]
+    rates, effective = pair_evidence(pairwise_results(RPS, twins))
+    varied = ~np.isin(rates, [0.0, 1.0]) & ~np.isnan(rates)
+    assert varied.sum() == 6 and effective[varied].max() <= 12, "24 games in 12 seat-swapped pairs: 12 outcomes"
+    independent = pairwise_results(RPS, round_robin(rock_paper_scissors(), RPS, rounds=40, seed=2))
+    _, effective = pair_evidence(independent)
+    assert effective[0, 1] > 50  # 80 games, about as many outcomes
+    assert significant_cycles(independent).cycles == [("rock", "scissors", "paper")]
+
+
+def test_a_pair_that_always_wins_counts_its_units_not_its_games():
+    records = [
+        record(index, seats, [1, 2] if seats[0] == "a" else [2, 1], index // 2)
+        for index, seats in enumerate([("a", "b"), ("b", "a")] * 3)
+    ]
+    rates, effective = pair_evidence(pairwise_results(["a", "b"], records))
+    assert rates[0, 1] == 1 and effective[0, 1] == 3  # 6 games won, 3 seat-swapped pairs
 
 
 def test_logit_variance_is_that_of_the_smoothed_logit():

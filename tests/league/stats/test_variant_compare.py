@@ -179,8 +179,10 @@ def test_the_rank_correlation_says_whether_the_rule_changes_who_is_strong():
     taus = comparison.correlation.set_index("variant")["kendall_tau"]
     assert taus["kept"] == 1 and taus["flipped"] == -1
     kept, flipped = comparison.sentences[-2:]
-    assert "keeps the order of the 3 bots (Kendall tau 1.00: strong > middle > weak)" in kept
-    assert "changes the order (Kendall tau -1.00 over 3 bots; easy: strong > middle > weak; flipped: weak >" in flipped
+    assert "Kendall tau 1.00 over 3 bots (the same order: strong > middle > weak), too few bots to say" in kept
+    assert "Kendall tau -1.00 over 3 bots (easy: strong > middle > weak; flipped: weak > middle > strong)" in flipped
+    assert "too few bots to say whether the rule changes who is strong" in flipped
+    assert comparison.correlation[["tau_low_95", "tau_high_95"]].isna().all(axis=None), "no interval from 3 bots"
     spread = comparison.by_variant.set_index("variant")["rating_spread"]
     assert spread["easy"] > 100 and spread["easy"] == pytest.approx(spread["kept"])
 

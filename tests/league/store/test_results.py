@@ -68,7 +68,8 @@ def test_results_lines_are_short_and_details_come_back_by_pointer(tmp_path, play
     assert sorted(details) == ["g0", "g2"], "an id not stored is left out"
     for game_id in ("g0", "g2"):
         original = next(r for r in played if r["game_id"] == game_id)
-        assert details[game_id] == {"moves": original["moves"], "stderr": original["stderr"]}
+        assert details[game_id] == {key: value for key, value in original.items() if key not in RESULT_FIELDS}
+        assert {"moves", "stderr", "rules", "bots"} <= set(details[game_id]), "what a replay needs, beside the moves"
     assert "RuntimeError" in details["g2"]["stderr"][0]["text"]
 
 
@@ -162,7 +163,7 @@ def test_a_torn_log_line_is_cut_before_the_next_append(tmp_path, played):
     assert store.done_ids() == {"g0"}
     store.append(played[1])
     store.close()
-    assert log.read_bytes().startswith(whole + b'{"game_id":"g1","moves":[[0,"play"')
+    assert log.read_bytes().startswith(whole + b'{"game_id":"g1","rules":')
     assert all(json.loads(line) for line in log.read_text().splitlines())
     details = ResultStore(games(tmp_path)).details(["g0", "g1"])
     assert [details[g]["moves"] for g in ("g0", "g1")] == [played[0]["moves"], played[1]["moves"]]
@@ -265,7 +266,7 @@ def test_an_old_single_file_store_is_read_with_the_same_fingerprints(tmp_path, p
     assert all("moves" not in record and "stderr" not in record for record in old_records)
     assert old_store.done_ids() == {"g0", "g1", "g2", "g3"}
     details = old_store.details(["g2", "g3"])
-    assert details["g2"] == {"moves": played[2]["moves"], "stderr": played[2]["stderr"]}
+    assert details["g2"] == {key: value for key, value in played[2].items() if key not in RESULT_FIELDS}
     assert details["g3"]["moves"] == played[3]["moves"]
 
 
@@ -312,7 +313,9 @@ def test_reset_clears_results_and_move_log(tmp_path, played):
     reread = ResultStore(games(tmp_path))
     [record] = reread.records()
     assert record["game_id"] == "g3" and record["log"] == [0, (tmp_path / "moves.jsonl").stat().st_size]
-    assert reread.details(["g0", "g3"]) == {"g3": {"moves": played[3]["moves"], "stderr": played[3]["stderr"]}}
+    assert reread.details(["g0", "g3"]) == {
+        "g3": {key: value for key, value in played[3].items() if key not in RESULT_FIELDS}
+    }
 
 
 def test_one_writer_at_a_time(tmp_path, played):
