@@ -18,6 +18,16 @@ Measured on 2026-11-24 (2-core VM shared with other jobs, 100,000 games, 200 res
              tables       arrays 0.21 s  assess 1.27 s
     30 bots  round robin  arrays 0.16 s  assess 0.43 s
              tables       arrays 0.22 s  assess 1.43 s
+
+Measured on 2026-11-27, nothing else running (load average under 1), 100,000 games, 8 bots, this
+machine being slower that day: the code before the design effect's noise was measured (2d1ea18,
+run in the same minutes) against now (resamples drawn until the noise is at most 0.03, at most 10
+million unit draws; separations):
+
+    before   round robin  arrays 0.39 s  assess 0.92 s
+             tables       arrays 0.45 s  assess 1.54 s
+    now      round robin  arrays 0.36 s  assess 1.47 s  (400 resamples: design effect 1.00 +/- 0.030)
+             tables       arrays 0.50 s  assess 2.67 s  (400 resamples: design effect 1.51 +/- 0.058)
 """
 
 import argparse

@@ -7,10 +7,11 @@ below one after another, each in a process of its own, prints every figure as it
 on (CPU, cores, memory, OS, Python, Ray, commit, load average), a table per area, and what each
 script printed. The full run takes about 24 minutes on an idle 2-core machine (fairness under
 three clocks about 14 of them, starvation about 3), sprt_errors about 19 more (under a load
-average of 2 to 4.5; its 0 against 5 nElo tests 15 of them) and adaptive_efficiency about 5
-(under a load average of 1 to 3); ``--quick`` about 6 (rougher figures, no 100,000-game report,
-SPRT tests of 0 against 20 nElo only, 5 simulated fields of adaptive leagues). A script that
-fails or overruns its time limit leaves its figures "not measured" and the rest goes on.
+average of 2 to 4.5; its 0 against 5 nElo tests 15 of them), adaptive_efficiency about 5
+(under a load average of 1 to 3) and hidden_truth about 4; ``--quick`` about 6 (rougher figures,
+no 100,000-game report, SPRT tests of 0 against 20 nElo only, 5 simulated fields of adaptive
+leagues, 100 hidden-truth leagues). A script that fails or overruns its time limit leaves its
+figures "not measured" and the rest goes on.
 
 Figures of the full run rest on: league_throughput 3 interleaved repeats of 100 games of 50
 turns (300 a setting; the issue's 1,000 would add about 3.5 minutes) and of 1,000 2-turn
@@ -20,7 +21,9 @@ under wall and cpu); starvation 5 interleaved games against each opponent a sett
 driver_scaling 3 interleaved repeats of 6,000 games at each worker count; sprt_errors 1,000
 simulated tests at each true difference of 0 against 10 and 0 against 5 normalized Elo;
 adaptive_efficiency 20, 20 and 6 simulated adaptive leagues and round robins at 10, 20 and 50
-bots (5, 5 and 3 fields), and 3 interleaved repeats of its leagues on Ray.
+bots (5, 5 and 3 fields), and 3 interleaved repeats of its leagues on Ray; hidden_truth 2,000
+simulated round robins (the issue asks 200: ten times as many make the Monte Carlo error of LOS
+near 0.9 about 0.6 points, small enough to see a miscalibration of a few).
 
 | script | figures |
 |---|---|
@@ -38,6 +41,7 @@ bots (5, 5 and 3 fields), and 3 interleaved repeats of its leagues on Ray.
 | analysis_speed.py | the whole assessment of a 100,000-game league |
 | sprt_errors.py | SPRT wrong-verdict rates beside alpha and beta, mean games beside a fixed-length test's (simulated) |
 | adaptive_efficiency.py | adaptive leagues' games beside a round robin's (simulated); idle workers at batches (Ray) |
+| hidden_truth.py | leagues of known strengths (simulated): interval coverage, LOS calibration, settled places wrong |
 
 Scripts that accept ``--figures FILE`` write their figures as JSON (``benchmarks/figures.py``);
 the others' printed lines are read by ``benchmarks/output_parsers.py``.
@@ -129,6 +133,7 @@ SCRIPTS = [
     ),
     Script("sprt_errors", "statistics", (), ("--tests", "200", "--elo1", "20"), 2400),
     Script("adaptive_efficiency", "statistics", (), ("--quick",), 1500),
+    Script("hidden_truth", "statistics", ("--leagues", "2000"), ("--leagues", "100"), 1200),
 ]
 
 

@@ -34,7 +34,7 @@ STRENGTH_NOTES = (
 NEIGHBOUR_NOTES = (
     ("difference / sd", "Elo between the two and the standard deviation of that difference"),
     ("los", "likelihood that the higher is really stronger"),
-    ("settled", "los at least 0.95"),
+    ("settled", "los at least 0.95 (across a separation: the sign test, at least 5 games between the groups)"),
     ("factor / more_games_per_pair", "how many times today's games, and how many more per pair, would settle it"),
     ("tie", "so close that it may be a tie: no number of games settles a true tie"),
     (

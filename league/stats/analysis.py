@@ -28,6 +28,7 @@ from league.stats.separation import Separation, separations
 from league.stats.strength import (
     DESIGN_EFFECT_SE,
     MAX_SAMPLES,
+    MAX_UNIT_DRAWS,
     StrengthEstimate,
     estimate,
     likelihood_of_superiority,
@@ -269,8 +270,9 @@ def method_notes(tables: bool, samples: int, design_effect: float, design_effect
         "LOS is the probability that the row bot is stronger than the column bot (normal approximation, as"
         f" BayesElo), its variance multiplied by the design effect, here {design_effect:.2f}"
         f" (Monte Carlo standard error {design_effect_se:.3f} from {samples} resamples: resamples are drawn until"
-        f" it is at most {DESIGN_EFFECT_SE}, or {MAX_SAMPLES} are drawn): how much more the bootstrap varies than"
-        " the model (at least 1). Resamples are drawn from the games' own seeds and the units themselves, so"
+        f" it is at most {DESIGN_EFFECT_SE}, or {MAX_SAMPLES} are drawn, fewer in leagues so big that"
+        f" {MAX_UNIT_DRAWS:,} units would be drawn): how much more the bootstrap varies than the model (at least 1)."
+        " Resamples are drawn from the games' own seeds and the units themselves, so"
         " listing the bots in another order changes nothing.",
         "Place probabilities come from the same normal approximation as LOS (seeded draws), so they never"
         " claim more certainty than the model's own curvature allows, even where every bootstrap resample"

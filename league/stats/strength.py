@@ -23,14 +23,14 @@ The design effect is itself an estimate from a finite number of resamples. Its M
 standard error is measured (the resamples redrawn ``NOISE_REDRAWS`` times, the median ratio
 recomputed on each), and when a target is given more resamples are drawn (as many as the error's
 1/sqrt(n) law asks for, at least twice as many each time) until that error is at most the target
-or ``MAX_SAMPLES`` are drawn. Resamples come from the seed and the units themselves
-(``league.stats.pairwise`` numbers units by round and bot names), and draws for place
-probabilities are made in the order of the bots' names: listing the same bots in another order
-gives the same figures.
+or ``MAX_SAMPLES`` are drawn (fewer in big leagues: ``MAX_UNIT_DRAWS``); the error reached is
+stated. Resamples come from the seed and the units themselves (``league.stats.pairwise`` numbers
+units by round and bot names), and draws for place probabilities are made in the order of the
+bots' names: listing the same bots in another order gives the same figures.
 
-P(place = k) is the share of resamples in which a bot's rating is the k-th highest (exact ties
-share their places). It comes from the bootstrap alone, so on very few games it can be
-overconfident: settled places are judged by LOS (``league.stats.verdict``).
+P(place = k) is the share of draws from the normal approximation LOS uses (``posterior_draws``: the
+peak, the covariance times the design effect) in which a bot's rating is the k-th highest (exact
+ties share their places); settled places are judged by LOS (``league.stats.verdict``).
 """
 
 from __future__ import annotations
@@ -102,6 +102,11 @@ DESIGN_EFFECT_SE = 0.03
 """The target for the design effect's Monte Carlo standard error that the report asks for: it scales
 every LOS's variance, so 0.03 moves a LOS's z-score by about 1.5%."""
 
+MAX_UNIT_DRAWS = 10_000_000
+"""The most units drawn over all resamples while the design effect's noise is above its target: a
+resample costs in proportion to the league's units, so a league of 100,000 games (25,000 units) stops
+at 400 resamples and states the noise it has, while a league of 2,000 units may draw ``MAX_SAMPLES``."""
+
 GROWTH_MARGIN = 1.2
 """More resamples are drawn to this many times the count the error's 1/sqrt(n) law asks for (at least twice as many)."""
 
@@ -124,7 +129,7 @@ def estimate(
         seed: Seeds the resampling: the same games always give the same figures.
         target_se: Draw more resamples, doubling, until the design effect's Monte Carlo standard
             error is at most this (None: ``samples`` alone).
-        max_samples: The most resamples drawn for ``target_se``.
+        max_samples: The most resamples drawn for ``target_se`` (fewer where ``MAX_UNIT_DRAWS`` says so).
     """
     two_seat = not results.tables
     point = fit(*_batch(results.counts()), seat_advantage=two_seat)
@@ -135,6 +140,7 @@ def estimate(
     ratings, seats, seat0_boot = _resampled_fits(results, samples, rng, two_seat)
     elo, seat = point.ratings[0], float(point.seat[0])
     design_effect, design_effect_se = _design_effect(ratings, laplace_sd[:size] ** 2, seed)
+    max_samples = min(max_samples, max(samples, MAX_UNIT_DRAWS // max(results.units, 1)))
     while target_se is not None and design_effect_se > target_se and 0 < len(ratings) < max_samples:
         wanted = math.ceil(len(ratings) * GROWTH_MARGIN * (design_effect_se / target_se) ** 2)  # error ~ 1/sqrt(n)
         more = _resampled_fits(

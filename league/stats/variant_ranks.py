@@ -83,7 +83,7 @@ def correlation_row(
     low = high = math.nan
     if len(common) >= MIN_RANKED_BOTS and samples > 0 and not math.isnan(tau):
         rng = np.random.default_rng(bootstrap_seed(seed, variant, baseline, RANK_CORRELATION))
-        low, high = tau_interval(common, games, baseline_games, rng, samples)
+        low, high = tau_interval(resampled_taus(common, games, baseline_games, rng, samples))
         if not math.isnan(low):
             low, high = min(low, tau), max(high, tau)
     return {
@@ -103,15 +103,8 @@ def _level(elo: float) -> float:
     return round(elo, TIE_DECIMALS)
 
 
-def tau_interval(
-    common: Sequence[str],
-    games: Sequence[dict[str, Any]],
-    baseline_games: Sequence[dict[str, Any]],
-    rng: np.random.Generator,
-    samples: int,
-) -> tuple[float, float]:
+def tau_interval(resampled: np.ndarray) -> tuple[float, float]:
     """The 2.5% and 97.5% percentiles of ``resampled_taus`` (NaN, NaN where there are none)."""
-    resampled = resampled_taus(common, games, baseline_games, rng, samples)
     if np.isnan(resampled).all():
         return math.nan, math.nan
     tail = (1 - CONFIDENCE) / 2
