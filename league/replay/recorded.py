@@ -57,7 +57,8 @@ def recorded_league(store: ResultStore, records: Sequence[dict[str, Any]]) -> di
     Returns ``{}`` when the games name no game, or several (``named_game`` says why). Rules, bot specs,
     the bots' places in the league file and the rules of play come from the move-log lines of the first
     games that cover every variant and bot; one whose line is lost leaves what only it held unknown
-    (bot specs are given only when every bot's is known: a replay command needs them all).
+    (bot specs are given only when every bot's and every variant's rules are known: a replay command
+    needs them all).
 
     Args:
         store: The folder's store (``records`` are its results lines).
@@ -84,7 +85,8 @@ def recorded_league(store: ResultStore, records: Sequence[dict[str, Any]]) -> di
     bots = sorted(seen, key=lambda name: (numbers.get(name, len(seen)), first[name]))  # the league file's order
     manifest = {FROM_RECORDS: True, "name": records[0]["spec"]["league"], "game": games.pop()}
     manifest |= {"bots": bots, "variants": variants, "settings": settings}
-    replayable = play and set(specs) >= set(bots)  # a replay command needs every bot's spec and the rules of play
+    # a replay command needs every bot's spec, every variant's rules and the rules of play: never a wrong one
+    replayable = play and set(specs) >= set(bots) and set(settings) >= set(variants)
     return manifest | ({"bot_specs": specs, "play": play} if replayable else {})
 
 

@@ -22,9 +22,18 @@ RATING_COLUMNS = ("mu", "sigma", "conservative")
 
 
 def every_game_faulted(records: Sequence[dict[str, Any]]) -> bool:
-    """Whether there are games of two seats or more and every one of them had a seat that faulted."""
+    """Whether there are games of two seats or more and none was played out between two seats without a fault.
+
+    A table where one seat faulted and the others played on (nimmt and fish go on with a fallback
+    for the faulted seat) measured the others: it is not a fault here.
+    """
     games = [record for record in records if len(record["spec"]["seats"]) > 1]
-    return bool(games) and all(record["result"].get("offenders") for record in games)
+    return bool(games) and all(_faulted(record) for record in games)
+
+
+def _faulted(record: dict[str, Any]) -> bool:
+    """Whether fewer than two of the game's seats went without a fault."""
+    return len(record["spec"]["seats"]) - len(set(record["result"].get("offenders") or [])) < 2
 
 
 def fault_order(table: LeagueTable) -> list[str]:

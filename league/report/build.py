@@ -224,8 +224,10 @@ def write_report(
         frame.to_csv(folder / name, index=name in INDEXED_TABLES)
         written.append(folder / name)
     for name, draw in parts.charts.items():
+        (folder / name).unlink(missing_ok=True)  # a drawer may find nothing to draw: no earlier chart stays
         draw(folder / name)
-        written.append(folder / name)
+        if (folder / name).exists():
+            written.append(folder / name)
     title = f"League {games.name}"
     line = subtitle(manifest, games.game_name, records, games.distinct())
     (folder / "report.md").write_text(render_markdown(title, [Section("Summary", [Paragraph(line)]), *sections]))

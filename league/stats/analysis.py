@@ -162,7 +162,7 @@ def assess(
     variants = max(1, len({record["spec"]["variant"] for record in records if len(record["spec"]["seats"]) > 1}))
     games_per_pair = float(np.triu(games).sum() / met / variants) if met else 0.0
     per = "per pair and variant" if variants > 1 else "per pair"
-    separation = separations(names, counts, fitted.elo)
+    separation = separations(results, fitted.elo)
     sd_of = _difference_sd(fitted)
     pairs = neighbours(order, names, fitted.elo, sd_of, los, games_per_pair, games > 0, per, separation)
     places = place_probabilities(posterior_draws(fitted, seed=seed))

@@ -15,9 +15,12 @@ figure given is the games that would tell ``RESOLUTION_ELO`` Elo apart.
 Neighbours in two groups of a separation (``league.stats.separation``: the higher's group never lost
 a point to the lower's) have no measured gap: their Elo difference is set by the prior, so neither
 LOS nor the formula above means anything there. Their order is settled by the sign test alone
-(the higher's group won all n games between the groups, and 1/2^n <= 0.05: n >= 5), no games are
-suggested to bound the gap (none would), and the verdict names the groups instead of counting the
-gap as measured.
+(the higher's group took all m independent units the groups met in, a seat-swapped pair or a table
+counting once, and 1/2^m <= 0.05: m >= 5; LOS where they met only through common opponents), no
+games are suggested to bound the gap (none would), and the verdict names the groups instead of
+counting the gap as measured. Where the lower's group is the one that never lost a point, the
+order is the prior's and never settled. Groups that never met, not even through common opponents,
+are ordinary neighbours whose order the prior alone gives: games between them are suggested.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import numpy as np
 
 from league.stats.cycles import Cycles, Transitivity
 from league.stats.evidence import Prediction
-from league.stats.separation import Gap, Separation
+from league.stats.separation import APART, DOMINATES, Crossing, Separation, won_all
 
 SETTLED = 0.95
 Z_ONE_SIDED = 1.6448536269514722
@@ -40,7 +43,7 @@ RESOLUTION_ELO = 20.0
 """Neighbours closer than this may be tied; the games needed to resolve this gap are given instead."""
 
 SIGN_TEST_GAMES = math.ceil(math.log(1 - SETTLED) / math.log(0.5))
-"""Games all won that settle an order by the sign test at 95% (5: 1/2^5 < 0.05)."""
+"""Independent units all won that settle an order by the sign test at 95% (5: 1/2^5 < 0.05)."""
 
 
 @dataclass(frozen=True)
@@ -104,18 +107,10 @@ def neighbours(
     """
     found = []
     for high, low in itertools.pairwise(order):
-        gap = separation.gap_between(bots[high], bots[low]) if separation is not None else None
-        if gap is not None:
-            found.append(
-                _separated(
-                    bots[high],
-                    bots[low],
-                    float(elo[high] - elo[low]),
-                    float(sd_of[high, low]),
-                    float(los[high, low]),
-                    gap,
-                )
-            )
+        crossing = separation.crossing(bots[high], bots[low]) if separation is not None else None
+        if crossing is not None and crossing.kind != APART:
+            figures = float(elo[high] - elo[low]), float(sd_of[high, low]), float(los[high, low])
+            found.append(_separated(bots[high], bots[low], *figures, crossing, separation))
             continue
         difference, sd, superiority = float(elo[high] - elo[low]), float(sd_of[high, low]), float(los[high, low])
         settled = superiority >= SETTLED
@@ -125,7 +120,10 @@ def neighbours(
         more = math.ceil(games_per_pair * (factor - 1)) if not settled else 0
         pair = f"{bots[high]} above {bots[low]}"
         apart = (
-            ""
+            " (their groups never met, not even through common opponents: the prior alone orders them, and games"
+            " between them would measure their gap)"
+            if crossing is not None
+            else ""
             if met is None or met[high, low]
             else " (they never play each other here: their order comes from common opponents)"
         )
@@ -148,25 +146,51 @@ def neighbours(
     return found
 
 
-def _separated(higher: str, lower: str, difference: float, sd: float, superiority: float, gap: Gap) -> Neighbours:
-    """Neighbours in two groups of a separation: their order by the sign test, their gap a lower bound."""
-    settled = gap.games >= SIGN_TEST_GAMES if gap.games else superiority >= SETTLED
-    if settled:
-        meaning = ""
-    elif gap.games:
+def _separated(
+    higher: str, lower: str, difference: float, sd: float, superiority: float, crossing: Crossing, groups: Separation
+) -> Neighbours:
+    """Neighbours in two groups one of which never lost a point to the other: the order by the sign test, no gap."""
+    gap = crossing.gap
+    loser = lower if crossing.kind == DOMINATES else higher
+    won = f"{won_all(gap.games)} against {loser}'s, in {groups.units(gap.units)}"
+    if crossing.kind != DOMINATES:  # the lower's group dominates: the prior alone rates it below
+        settled = False
+        evidence = f" ({won})" if gap.games else ", met only through common opponents"
         meaning = (
-            f"{higher} above {lower}: {higher}'s group won all {gap.games} games against {lower}'s, too few to"
-            f" settle the order; {SIGN_TEST_GAMES - gap.games} more won would settle it at 95%, but no number of"
+            f"{higher} above {lower} is the prior's doing: {lower}'s group never lost a point to {higher}'s{evidence},"
+            " so the data would rate it higher, by a gap they do not bound."
+        )
+    elif gap.units:
+        settled = gap.units >= SIGN_TEST_GAMES
+        meaning = (
+            ""
+            if settled
+            else f"{higher} above {lower}: {higher}'s group {won}, too few to settle the order;"
+            f" {groups.units(SIGN_TEST_GAMES - gap.units, more=True)} won would settle it at 95%, but no number of"
             " games bounds their gap from above."
         )
     else:
+        settled = superiority >= SETTLED
         meaning = (
-            f"{higher} above {lower} (LOS {superiority:.2f}): their groups never met, so their order comes from"
-            " common opponents and no games between them measured their gap."
+            ""
+            if settled
+            else f"{higher} above {lower} (LOS {superiority:.2f}): {higher}'s group never lost a point to {lower}'s,"
+            " met only through common opponents; games between them would settle the order, never bound the gap."
         )
     factor = 1.0 if settled else math.nan
     return Neighbours(
-        higher, lower, difference, sd, superiority, settled, factor, 0, False, meaning, True, gap.at_least
+        higher,
+        lower,
+        difference,
+        sd,
+        superiority,
+        settled,
+        factor,
+        0,
+        False,
+        meaning,
+        True,
+        gap.at_least if crossing.kind == DOMINATES else None,
     )
 
 
@@ -231,12 +255,14 @@ def verdict(
         noun, verb = ("place", "is") if len(places) == 1 else ("places", "are")
         rest = "is not" if len(others) == 1 else "are not"
         parts.append(f"{noun} {_places(places)} {verb} settled at 95%; {_places(others)} {rest}")
-    if separation is not None and separation.separated:
+    if separation is not None and len(separation.groups) > 1:
         groups = " | ".join(", ".join(group) for group in separation.groups)
-        parts.append(
-            f"the bots fall into {len(separation.groups)} groups that never lost a point to a group below ({groups}):"
-            " the gaps between groups are lower bounds, not measured"
-        )
+        what = []
+        if separation.separated:
+            what.append("where one never lost a point to another, their gap is a lower bound, not measured")
+        if separation.apart:
+            what.append("where two never met, not even through common opponents, the prior alone orders them")
+        parts.append(f"the bots fall into {len(separation.groups)} groups ({groups}): {'; '.join(what)}")
     if prediction.gain is not None and not prediction.better:
         parts.append("the ratings do not predict held-out games clearly better than the seat alone")
     text = "; ".join(parts) + "."

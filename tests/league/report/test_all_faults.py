@@ -71,3 +71,10 @@ def test_one_game_played_out_brings_the_ratings_back_and_the_report_drops_no_sta
     (tmp_path / "games.jsonl").unlink()
     written(tmp_path, records)
     assert not (tmp_path / "strength.csv").exists() and not (tmp_path / "ratings.csv").exists()
+
+
+def test_a_table_played_on_by_the_seats_without_a_fault_measured_them():
+    table = {"spec": {"seats": ["a", "b", "c"]}, "result": {"termination": "CRASH", "offenders": [2]}}
+    both = {"spec": {"seats": ["a", "b", "c"]}, "result": {"termination": "CRASH", "offenders": [1, 2]}}
+    assert not every_game_faulted([table])  # a and b played on (nimmt's fallback for c): a real result
+    assert every_game_faulted([both]) and every_game_faulted([both, faulted_records(12)[0]])

@@ -62,8 +62,8 @@ def test_two_bots_an_unbeaten_one_and_a_winless_one():
     assert "one pair" in found.transitivity.meaning
     assert found.cycles.meaning == "With 2 rated bots there can be no 3-cycle."
     assert found.verdict == (
-        "Every place (1-2) is settled at 95%; the bots fall into 2 groups that never lost a point to a group below"
-        " (champion | victim): the gaps between groups are lower bounds, not measured."
+        "Every place (1-2) is settled at 95%; the bots fall into 2 groups (champion | victim): where one never lost"
+        " a point to another, their gap is a lower bound, not measured."
     )
     assert found.strength["group"].tolist() == [1, 2]
     pair = found.neighbours.iloc[0]

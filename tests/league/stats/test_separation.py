@@ -37,10 +37,11 @@ def test_a_group_that_never_lost_to_another_is_named_and_its_gap_is_a_lower_boun
     separation = found.separation
     assert separation.groups == [["minimax", "search"], ["greedy", "random"]]
     (gap,) = separation.gaps
-    # the 200 games between the groups, all won by the upper: 0.05 ** (1 / 200) at least, in Elo
-    rate = 0.05 ** (1 / 200)
-    assert gap.games == 200 and gap.at_least == pytest.approx(400 * math.log10(rate / (1 - rate)))
-    assert round(gap.at_least) == 729
+    # the 200 games between the groups, all won by the upper, in 100 seat-swapped pairs (one seed each, so
+    # perhaps one outcome each): 0.05 ** (1 / 100) at least, in Elo
+    rate = 0.05 ** (1 / 100)
+    assert (gap.games, gap.units) == (200, 100) and gap.at_least == pytest.approx(400 * math.log10(rate / (1 - rate)))
+    assert round(gap.at_least) == 607
     strength = found.strength.set_index("bot")
     assert strength["group"].to_dict() == {"minimax": 1, "search": 1, "greedy": 2, "random": 2}
     last_of_top = strength.loc[strength.index[strength["group"] == 1][-1]]
@@ -48,10 +49,11 @@ def test_a_group_that_never_lost_to_another_is_named_and_its_gap_is_a_lower_boun
     assert strength["gap_below_at_least"].isna().sum() == 3
     across = found.neighbours[found.neighbours["separated"]]
     assert len(across) == 1 and across.iloc[0]["settled"] and across.iloc[0]["more_games_per_pair"] == 0
-    assert "2 groups that never lost a point to a group below (minimax, search | greedy, random)" in found.verdict
-    assert "lower bounds, not measured" in found.verdict
-    assert "minimax, search won all 200 games against greedy, random: the gap is at least 729 Elo (95%)" in (
-        separation.meaning
+    assert "2 groups (minimax, search | greedy, random): where one never lost a point to another" in found.verdict
+    assert "a lower bound, not measured" in found.verdict and "never met" not in found.verdict
+    assert (
+        "minimax, search won all 200 games against greedy, random (100 seat-swapped pairs): the gap is at least"
+        " 607 Elo (95%)" in separation.meaning
     )
     assert "come from the prior" in separation.meaning
     # no games are suggested to bound the gap: only the pairs inside the groups can need more
@@ -76,8 +78,9 @@ def test_a_few_games_all_won_leave_the_order_open_and_say_how_many_more_would_se
     assert pair["separated"] and not pair["settled"] and math.isnan(pair["factor"])
     assert found.separation.gaps[0].at_least is None  # 2 games bound nothing
     assert found.games_needed[0] == (
-        "top above bottom: top's group won all 2 games against bottom's, too few to settle the order; 3 more won"
-        " would settle it at 95%, but no number of games bounds their gap from above."
+        "top above bottom: top's group won all 2 games against bottom's, in 1 seat-swapped pair, too few to settle"
+        " the order; 4 more seat-swapped pairs won would settle it at 95%, but no number of games bounds their gap"
+        " from above."
     )
     assert found.games_needed[1].startswith("Only neighbours across a separation are unsettled")
     assert found.verdict.startswith("No place is settled at 95%")
@@ -85,8 +88,7 @@ def test_a_few_games_all_won_leave_the_order_open_and_say_how_many_more_would_se
 
 def test_draws_join_groups_and_a_round_robin_with_upsets_has_one_group():
     drawn = [record(0, ["a", "b"], [1, 1], 0), record(1, ["b", "a"], [1, 1], 0)]
-    counts = pairwise_results(["a", "b"], drawn).counts()
-    assert separations(["a", "b"], counts, np.zeros(2)).groups == [["a", "b"]]
+    assert separations(pairwise_results(["a", "b"], drawn), np.zeros(2)).groups == [["a", "b"]]
     names = list("pqrs")
     close = round_robin(elo_model({"p": 100, "q": 50, "r": 0, "s": -50}), names, rounds=20, seed=5)
     found = assess(names, close, names)
@@ -153,3 +155,56 @@ def test_units_are_numbered_by_round_and_names_not_by_list_positions():
     assert units[0] == units[1] == units[2]
     first_round = [pair for unit, pair in units[0] if unit < 21]  # 21 pairs of 7 bots a round
     assert len(first_round) == 21 and first_round == sorted(first_round)  # by the names, whatever the list
+
+
+def game(records: list, seats: list[str], first_wins: bool, round_: int | None = None) -> None:
+    """One game of two seats appended to ``records``, in a round of its own unless told."""
+    round_ = len(records) if round_ is None else round_
+    records.append(record(len(records), seats, [1, 2] if first_wins else [2, 1], round_))
+
+
+def test_groups_are_ordered_by_who_never_lost_to_whom_and_a_rating_order_the_prior_made_is_never_settled():
+    # y1 beats y2 30 times, y2 wins once (one group); x plays once and beats y2: x's group never lost a point
+    records: list = []
+    for _ in range(30):
+        game(records, ["y1", "y2"], True)
+    game(records, ["y2", "y1"], True)
+    game(records, ["x", "y2"], True)
+    found = assess(["x", "y1", "y2"], records, ["x", "y1", "y2"])
+    assert found.separation.groups == [["x"], ["y1", "y2"]]  # x first, whatever the fit's order
+    assert found.strength["bot"].tolist() == ["y1", "x", "y2"]  # the fit (the prior) puts y1 above x
+    reversed_pair, dominated = found.neighbours.to_dict("records")
+    assert reversed_pair["separated"] and not reversed_pair["settled"]
+    assert found.games_needed[0].startswith("y1 above x is the prior's doing: x's group never lost a point to y1's")
+    assert dominated["separated"] and not dominated["settled"]  # 1 game is not 5 units
+    assert "x won the only game against y1, y2 (1 seat-swapped pair)" in found.separation.meaning
+
+
+def test_groups_that_never_met_are_apart_not_separated_and_games_between_them_are_suggested():
+    records: list = []
+    for round_ in range(10):
+        for first, second in (("a", "b"), ("c", "d")):
+            game(records, [first, second], round_ % 3 != 0, round_)
+            game(records, [second, first], round_ % 2 == 0, round_)
+    found = assess(list("abcd"), records, list("abcd"))
+    separation = found.separation
+    assert len(separation.groups) == 2 and separation.apart and not separation.separated
+    assert "never met, not even through common opponents: the prior alone orders them" in separation.meaning
+    assert not found.neighbours["separated"].any()
+    assert "the prior alone orders them" in found.verdict and "lower bound" not in found.verdict
+    across = [line for line in found.games_needed if "their groups never met" in line]
+    assert across and "more per pair" in across[0]  # games between them are suggested: they would measure it
+    assert "Settling every neighbour" in found.games_needed[-1]
+
+
+def test_a_table_counts_once_however_many_games_its_rotations_hold():
+    records = []
+    for rotation in range(4):  # one 4-seat table, its 4 rotations all won by A; B, C and D take turns below
+        seats = ["A", "B", "C", "D"][rotation:] + ["A", "B", "C", "D"][:rotation]
+        place = {"A": 1} | {bot: 2 + (number + rotation) % 3 for number, bot in enumerate("BCD")}
+        records.append(record(rotation, seats, [place[bot] for bot in seats], 0))
+    found = assess(list("ABCD"), records, list("ABCD"))
+    (gap,) = found.separation.gaps
+    assert (gap.games, gap.units, gap.at_least) == (12, 1, None)  # 12 results, 1 table: no bound, no settling
+    assert "A won all 12 games against B, C, D (1 table)" in found.separation.meaning
+    assert not found.neighbours.iloc[0]["settled"] and "4 more tables won" in found.games_needed[0]
