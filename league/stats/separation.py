@@ -123,15 +123,16 @@ class Separation:
         if upper == below:
             return None
         if self.reach[upper, below] and not self.reach[below, upper]:
-            return Crossing(DOMINATES, self._gap(upper, below))
+            return Crossing(DOMINATES, _gap(self.met, upper, below))
         if self.reach[below, upper]:
-            return Crossing(REVERSED, self._gap(below, upper))
+            return Crossing(REVERSED, _gap(self.met, below, upper))
         return Crossing(APART, Gap(upper + 1, below + 1, 0, 0, None))
 
-    def _gap(self, upper: int, lower: int) -> Gap:
-        """The gap between two groups (0-based), the first dominating the second."""
-        games, units = self.met.get((min(upper, lower), max(upper, lower)), (0, 0))
-        return Gap(upper + 1, lower + 1, games, units, lower_bound(units))
+
+def _gap(met: dict[tuple[int, int], tuple[int, int]], upper: int, lower: int) -> Gap:
+    """The gap between two groups (0-based), the first the upper one, from ``Separation.met``."""
+    games, units = met.get((min(upper, lower), max(upper, lower)), (0, 0))
+    return Gap(upper + 1, lower + 1, games, units, lower_bound(units))
 
 
 def separations(results: PairwiseResults, elo: np.ndarray) -> Separation:
@@ -157,14 +158,12 @@ def separations(results: PairwiseResults, elo: np.ndarray) -> Separation:
     group_of = np.empty(len(bots), dtype=np.int64)
     for number, group in enumerate(members):
         group_of[group] = number
-    group_reach = np.zeros((len(members), len(members)), dtype=bool)
-    for g, upper in enumerate(members):
-        for h, lower in enumerate(members):
-            group_reach[g, h] = g != h and reach[upper[0], lower[0]]
+    firsts = [group[0] for group in members]  # a group reaches what any of its bots reaches
+    group_reach = reach[np.ix_(firsts, firsts)] & ~np.eye(len(members), dtype=bool)
     met = _met(results, group_of, games)
+    gaps = [_gap(met, number, number + 1) for number in range(len(members) - 1)]
     named = [[bots[k] for k in group] for group in members]
-    separation = Separation(named, [], group_reach, met, "table" if results.tables else "seat-swapped pair", "")
-    separation = replace(separation, gaps=[separation._gap(number, number + 1) for number in range(len(members) - 1)])
+    separation = Separation(named, gaps, group_reach, met, "table" if results.tables else "seat-swapped pair", "")
     return replace(separation, meaning=_meaning(separation))
 
 

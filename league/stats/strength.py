@@ -127,8 +127,8 @@ def estimate(
         results: The league's pairwise results.
         samples: Bootstrap resamples drawn first (0: the Laplace intervals alone).
         seed: Seeds the resampling: the same games always give the same figures.
-        target_se: Draw more resamples, doubling, until the design effect's Monte Carlo standard
-            error is at most this (None: ``samples`` alone).
+        target_se: Draw more resamples, at least twice as many each time, until the design effect's
+            Monte Carlo standard error is at most this (None: ``samples`` alone).
         max_samples: The most resamples drawn for ``target_se`` (fewer where ``MAX_UNIT_DRAWS`` says so).
     """
     two_seat = not results.tables

@@ -42,7 +42,7 @@ Z_ONE_SIDED = 1.6448536269514722
 RESOLUTION_ELO = 20.0
 """Neighbours closer than this may be tied; the games needed to resolve this gap are given instead."""
 
-SIGN_TEST_GAMES = math.ceil(math.log(1 - SETTLED) / math.log(0.5))
+SIGN_TEST_UNITS = math.ceil(math.log(1 - SETTLED) / math.log(0.5))
 """Independent units all won that settle an order by the sign test at 95% (5: 1/2^5 < 0.05)."""
 
 
@@ -161,12 +161,12 @@ def _separated(
             " so the data would rate it higher, by a gap they do not bound."
         )
     elif gap.units:
-        settled = gap.units >= SIGN_TEST_GAMES
+        settled = gap.units >= SIGN_TEST_UNITS
         meaning = (
             ""
             if settled
             else f"{higher} above {lower}: {higher}'s group {won}, too few to settle the order;"
-            f" {groups.units(SIGN_TEST_GAMES - gap.units, more=True)} won would settle it at 95%, but no number of"
+            f" {groups.units(SIGN_TEST_UNITS - gap.units, more=True)} won would settle it at 95%, but no number of"
             " games bounds their gap from above."
         )
     else:
