@@ -243,7 +243,7 @@ def bootstrap(results: PairwiseResults, samples: int, rng: np.random.Generator) 
     size = len(results.bots)
     counts, seat0 = np.empty((samples, size, size, 3)), np.empty(samples)
     for start in range(0, samples, SAMPLE_CHUNK):
-        weights = _unit_draws(results.units, min(SAMPLE_CHUNK, samples - start), rng)
+        weights = unit_draws(results.units, min(SAMPLE_CHUNK, samples - start), rng)
         counts[start : start + len(weights)] = results.counts(weights)
         games = np.einsum("su,u->s", weights, results.unit_games, optimize=False)
         points = np.einsum("su,u->s", weights, results.unit_seat0_points, optimize=False)
@@ -251,7 +251,7 @@ def bootstrap(results: PairwiseResults, samples: int, rng: np.random.Generator) 
     return counts, seat0
 
 
-def _unit_draws(units: int, samples: int, rng: np.random.Generator) -> np.ndarray:
+def unit_draws(units: int, samples: int, rng: np.random.Generator) -> np.ndarray:
     """``(samples, units)``: how often each resample draws each unit (``units`` draws with replacement)."""
     draws = rng.integers(0, units, size=(samples, units)) if units else np.zeros((samples, 0), dtype=np.int64)
     offsets = draws + (np.arange(samples) * units)[:, None]

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from league.stats.bradley_terry import fit, points_and_games
-from league.stats.pairwise import PairwiseResults, pairwise_results
+from league.stats.pairwise import PairwiseResults, pairwise_results, unit_draws
 from league.stats.variant_pairs import MIN_CLUSTERS
 from league.stats.variant_stats import CONFIDENCE, bootstrap_seed, kendall_tau
 
@@ -174,12 +174,6 @@ def unit_identities(results: PairwiseResults) -> list[tuple[int, tuple[str, ...]
     for unit, a, b in zip(results.row_unit.tolist(), first.tolist(), second.tolist(), strict=True):
         members[unit].update((results.bots[a], results.bots[b]))
     return [(int(round_), tuple(sorted(names))) for round_, names in zip(results.unit_round, members, strict=True)]
-
-
-def unit_draws(units: int, samples: int, rng: np.random.Generator) -> np.ndarray:
-    """``(samples, units)``: how often each resample draws each unit (``units`` draws with replacement)."""
-    draws = rng.integers(0, units, size=(samples, units)) + (np.arange(samples) * units)[:, None]
-    return np.bincount(draws.ravel(), minlength=samples * units).reshape(samples, units).astype(float)
 
 
 def kendall_taus(first: np.ndarray, second: np.ndarray) -> np.ndarray:
