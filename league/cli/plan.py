@@ -26,6 +26,7 @@ from league.cli.args import UsageError
 from league.cli.league_file import load
 from league.match.did_you_mean import did_you_mean
 from league.plan.config import League
+from league.stats.ties import best_first
 
 if TYPE_CHECKING:
     from league.plan.design_simulation import DesignOutcome, GuessedModel
@@ -232,7 +233,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     need = need_of(config.format, config.players_per_table, league.games, league.bots, config.limits.cores)
     workers = (config.concurrency, cluster_concurrency(args.cluster_cpus, need))
     strengths = true_strengths(model)
-    order = sorted(strengths, key=lambda bot: -strengths[bot])
+    names = list(strengths)
+    order = [names[k] for k in best_first(names, [strengths[bot] for bot in names])]
     print(f"league plan: {config.name}, each design simulated {plural(args.simulate, 'time')} (seed {args.seed})")
     print(f"  {_strengths_line(model)}; the true order: {' > '.join(order)}")
     print(_table(_rows(outcomes, None if timed is None else timed[0], workers, args.cluster_cpus)))

@@ -25,7 +25,8 @@ from league.cli.args import UsageError
 from league.plan.manifest import read_manifest, scheduled_games
 from league.report.all_faults import every_game_faulted, fault_order, no_ratings_sentence
 from league.stats.qualifier import qualifier_frame
-from league.stats.ratings import league_table, ranking
+from league.stats.ratings import league_table, ranking, ranking_places, ranking_ties
+from league.stats.ties import tie_sentence
 from league.store.results import league_store
 
 
@@ -61,7 +62,9 @@ def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]
     overall = league_table(records, bots, keep_history=False)
     unrated = every_game_faulted(records)  # then no TrueSkill: it would rate the forfeits in schedule order
     table = Table("place", "bot", "games", "points/game", "mean rank", "W-D-L", "faults", "mu", "sigma", "mu-3σ")
-    for place, name in enumerate(fault_order(overall) if unrated else ranking(overall), start=1):
+    order = fault_order(overall) if unrated else ranking(overall)
+    places = range(1, len(order) + 1) if unrated else ranking_places(overall, order)
+    for place, name in zip(places, order, strict=True):
         standing, rating = overall.standings[name], overall.ratings[name]
         shown = (
             ("-", "-", "-") if unrated else (f"{rating.mu:.2f}", f"{rating.sigma:.2f}", f"{rating.conservative:.2f}")
@@ -76,7 +79,9 @@ def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]
             str(standing.faults),
             *shown,
         )
-    return Group(heading, table, *([Text(no_ratings_sentence(records))] if unrated else [])), done
+    ties = [] if unrated else ranking_ties(overall, order)
+    sentences = [no_ratings_sentence(records)] if unrated else [tie_sentence(ties, "conservative TrueSkill and points")]
+    return Group(heading, table, *(Text(sentence) for sentence in sentences if sentence)), done
 
 
 def cmd_standings(args: argparse.Namespace) -> int:

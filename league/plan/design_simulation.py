@@ -45,6 +45,7 @@ from league.plan.config import League
 from league.stats import bradley_terry
 from league.stats.active_ranking import ActiveRanking, add_units
 from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr_batch
+from league.stats.ties import best_first
 
 ROUND_ROBIN, ADAPTIVE, SPRT = "round_robin", "adaptive", "sprt"
 STREAMS = {ROUND_ROBIN: 0, ADAPTIVE: 1, SPRT: 2}
@@ -146,9 +147,8 @@ class DesignOutcome:
 
 
 def _order(bots: Sequence[str], ratings: np.ndarray) -> list[str]:
-    """The bots by rating, best first; equal ratings (to 9 decimals) in the league's order, bots without games last."""
-    ratings = np.nan_to_num(ratings, nan=-math.inf)
-    return sorted(bots, key=lambda bot: (-round(float(ratings[bots.index(bot)]), 9), bots.index(bot)))
+    """The bots by rating, best first; equal ratings by name (``league.stats.ties``), bots without games last."""
+    return [bots[k] for k in best_first(bots, ratings.tolist())]
 
 
 def first_seated_games(games_per_pair: int) -> int:

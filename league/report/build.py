@@ -50,7 +50,8 @@ from league.report.tables import (
     standings_frame,
 )
 from league.report.variants import VARIANT_CHARTS, variants_report
-from league.stats.ratings import LeagueTable, league_table, ranking
+from league.stats.ratings import LeagueTable, league_table, ranking, ranking_places, ranking_ties
+from league.stats.ties import tie_sentence
 from league.store.results import ResultStore, league_store
 
 TABLES = (
@@ -262,7 +263,7 @@ def _league_parts(games: LeagueGames) -> ReportParts:
     crosses, cross_meaning = cross_table(records, order)
     parts = ReportParts(
         tables={
-            "standings.csv": standings_frame(overall, order),
+            "standings.csv": standings_frame(overall, order, ranking_places(overall, order)),
             "ratings.csv": ratings_frame({"all": overall} | per_variant, order),
             "cross_table.csv": crosses,
         },
@@ -277,6 +278,7 @@ def _league_parts(games: LeagueGames) -> ReportParts:
             "Standings",
             [
                 Table(parts.tables["standings.csv"], STANDINGS_NOTES, name="standings"),
+                *_tied_standings(overall, order),
                 Paragraph(cross_meaning),
                 Table(crosses, name="cross"),
                 Chart("ratings.png", "TrueSkill mu with 3 sigma either side."),
@@ -288,6 +290,12 @@ def _league_parts(games: LeagueGames) -> ReportParts:
     parts.add(strength_report(bots, records, order))
     parts.add(variants_report(bots, records, games.variants, GAMES.get(games.game_name)))
     return parts
+
+
+def _tied_standings(overall: LeagueTable, order: list[str]) -> list[Paragraph]:
+    """The sentence naming the standings' exact ties, if there are any."""
+    runs = ranking_ties(overall, order)
+    return [Paragraph(tie_sentence(runs, "conservative TrueSkill and points"))] if runs else []
 
 
 def _all_faults_parts(records: list[dict[str, Any]], overall: LeagueTable) -> ReportParts:

@@ -15,9 +15,14 @@ import pandas as pd
 from league.report import charts
 from league.report.page import Bullets, Chart, Paragraph, ReportParts, Section, Table
 from league.stats.analysis import Assessment, assess
+from league.stats.ties import tie_sentence
 
 STRENGTH_NOTES = (
-    ("place", "the order by Bradley-Terry strength (it may differ from TrueSkill's, which depends on game order)"),
+    (
+        "place",
+        "the order by Bradley-Terry strength (it may differ from TrueSkill's, which depends on game order); bots of"
+        " equal strength share a place and are listed by name",
+    ),
     ("elo / low_95 / high_95", "strength on the Elo scale (mean 0) and its 95% interval"),
     ("sd", "the rating's standard deviation used for the likelihood of superiority"),
     ("games", "games the bot played"),
@@ -68,6 +73,8 @@ def _ratings_section(found: Assessment) -> Section:
         Paragraph("Bradley-Terry strengths from all games at once, with 95% intervals:"),
         Table(_blank_missing(found.strength), STRENGTH_NOTES, name="strength"),
     ]
+    if found.ties:
+        blocks.append(Paragraph(tie_sentence(found.ties, "Bradley-Terry strength")))
     if found.separation.separated:
         blocks.append(Paragraph(found.separation.meaning))
     if found.unrated:

@@ -16,7 +16,11 @@ from league.stats.placing import places, seat_faults
 from league.stats.ratings import LeagueTable
 
 STANDINGS_NOTES = (
-    ("place", "the order by conservative TrueSkill (mu - 3 sigma), which weighs whom each game was won against"),
+    (
+        "place",
+        "the order by conservative TrueSkill (mu - 3 sigma), which weighs whom each game was won against, then"
+        " points; bots equal in both share a place and are listed by name",
+    ),
     ("games", "games scored (games that failed for reasons of ours are never scored)"),
     (
         "points",
@@ -39,10 +43,16 @@ STANDINGS_NOTES = (
 )
 
 
-def standings_frame(table: LeagueTable, order: Sequence[str]) -> pd.DataFrame:
-    """One row per bot, best first: points by rank and per game, mean rank, wins/draws/losses, faults, ratings."""
+def standings_frame(table: LeagueTable, order: Sequence[str], places: Sequence[int] | None = None) -> pd.DataFrame:
+    """One row per bot, best first: points by rank and per game, mean rank, wins/draws/losses, faults, ratings.
+
+    Args:
+        table: The league's results.
+        order: The bots best first.
+        places: Per bot of ``order``, its place (tied bots share one); default 1, 2, 3, ...
+    """
     rows = []
-    for place, name in enumerate(order, start=1):
+    for place, name in zip(places or range(1, len(order) + 1), order, strict=True):
         standing, rating = table.standings[name], table.ratings[name]
         rows.append(
             {

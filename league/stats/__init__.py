@@ -5,7 +5,8 @@
 order-free fit), ``pairwise`` (head-to-head tables), ``strength`` (bootstrap, LOS, place
 probabilities), ``evidence``, ``cycles``, ``separation`` (groups that never lost a point to
 the groups below: gaps the data bound from below only) and ``verdict`` (are strong programs strong?),
-``analysis`` (what the report's strength section shows), ``variant_*`` (rule variants compared on
+``analysis`` (what the report's strength section shows), ``ties`` (bots best first by
+ratings; exact ties by name, sharing a place), ``variant_*`` (rule variants compared on
 paired seeds; ``variant_ranks``: does the rule change who is strong, with an interval), ``sprt``
 (is a candidate better than its baseline? the GSPRT on pentanomial pairs, as fishtest and
 fastchess), ``active_ranking`` (an adaptive league's intervals, claims about neighbours and where

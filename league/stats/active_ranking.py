@@ -44,6 +44,7 @@ from enum import Enum
 import numpy as np
 
 from league.stats import bradley_terry
+from league.stats.ties import best_first
 
 Pair = tuple[str, str]
 """Two bots, in the league's order of bots: a unit's score is the first one's."""
@@ -229,18 +230,15 @@ class ActiveRanking:
         return max(0.0, mean - half), min(1.0, mean + half), evidence.count
 
     def ranking(self) -> list[str]:
-        """The bots, strongest first, by the Bradley-Terry fit of every unit (ties in the league's order)."""
+        """The bots, strongest first, by the Bradley-Terry fit of every unit (exact ties by name, ``ties``)."""
         size = len(self.bots)
         points, games = np.zeros((1, size, size)), np.zeros((1, size, size))
         for (first, second), evidence in self.pairs.items():
             add_units(
                 points[0], games[0], (self._position[first], self._position[second]), evidence.count, evidence.total
             )
-        ratings = np.nan_to_num(
-            bradley_terry.fit(points, games, seat_advantage=False).ratings[0],
-            nan=-math.inf,
-        )
-        return sorted(self.bots, key=lambda bot: (-round(float(ratings[self._position[bot]]), 9), self._position[bot]))
+        ratings = bradley_terry.fit(points, games, seat_advantage=False).ratings[0]
+        return [self.bots[k] for k in best_first(self.bots, ratings.tolist())]
 
     def claims(self) -> list[Neighbours]:
         """What the league says of each pair of neighbours in its ranking, best first."""

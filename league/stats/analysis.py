@@ -35,6 +35,7 @@ from league.stats.strength import (
     place_probabilities,
     posterior_draws,
 )
+from league.stats.ties import best_first, shared_places, tied_runs
 from league.stats.verdict import league_games_needed, neighbours, settled_places, verdict
 
 STRENGTH_COLUMNS = [
@@ -69,13 +70,15 @@ class Assessment:
     """Everything the report shows about strength and the evidence for the ranking.
 
     Attributes:
-        strength: One row per rated bot, best first: ``place`` (Bradley-Terry order), ``bot``,
+        strength: One row per rated bot, best first: ``place`` (Bradley-Terry order; bots of equal
+            strength share a place and are listed by name, ``league.stats.ties``), ``bot``,
             ``elo``, ``low_95``, ``high_95`` (Elo, mean 0), ``sd`` (the one LOS uses),
             ``games``, ``score_rate`` (points per pairwise result, draws half), ``p_first``
             (its probability of the highest rating, as ``rank_probabilities``), ``group`` (its
             group of ``league.stats.separation``, 1 best; one group when nothing is separated) and
             ``gap_below_at_least`` (on a group's last bot: the data's 95% lower bound on the gap to
             the next group, Elo; empty elsewhere or where the games bound nothing).
+        ties: Runs of bots whose strengths are equal (``league.stats.ties.tied_runs``), best first.
         los: Likelihood of superiority, row bot over column bot (bots best first; diagonal NaN).
         rank_probabilities: Bot (index, best first) by place (columns 1, 2, ...): the probability of
             each place under the normal approximation LOS uses (``league.stats.strength.posterior_draws``).
@@ -99,6 +102,7 @@ class Assessment:
     """
 
     strength: pd.DataFrame
+    ties: list[list[str]]
     los: pd.DataFrame
     rank_probabilities: pd.DataFrame
     neighbours: pd.DataFrame
@@ -153,7 +157,7 @@ def assess(
     seed = games_seed(records) if seed is None else seed
     fitted = estimate(results, samples, seed, target_se=DESIGN_EFFECT_SE)
     names = results.bots
-    order = sorted(range(len(names)), key=lambda k: (-fitted.elo[k], names[k]))
+    order = best_first(names, fitted.elo.tolist())
     ranked = [names[k] for k in order]
     los = likelihood_of_superiority(fitted)
     counts = results.counts()
@@ -172,6 +176,7 @@ def assess(
         strength=_strength_frame(
             fitted, order, results.bot_games, points.sum(axis=1), games.sum(axis=1), places, separation
         ),
+        ties=tied_runs(names, order, fitted.elo.tolist()),
         los=pd.DataFrame(np.round(los[np.ix_(order, order)], 3), index=ranked, columns=ranked),
         rank_probabilities=pd.DataFrame(
             np.round(places[order], 3), index=pd.Index(ranked, name="bot"), columns=range(1, len(names) + 1)
@@ -221,6 +226,7 @@ def _strength_frame(
 ) -> pd.DataFrame:
     """The ``strength`` table (see ``Assessment``)."""
     sd = fitted.sd
+    shared = shared_places(order, fitted.elo.tolist())
     last_of_group = {group[-1]: gap.at_least for group, gap in zip(separation.groups, separation.gaps, strict=False)}
     rows = [
         [
@@ -236,7 +242,7 @@ def _strength_frame(
             separation.group_of(fitted.bots[k]),
             _rounded(last_of_group.get(fitted.bots[k])),
         ]
-        for place, k in enumerate(order, start=1)
+        for place, k in zip(shared, order, strict=True)
     ]
     return pd.DataFrame(rows, columns=STRENGTH_COLUMNS)
 

@@ -10,7 +10,7 @@ above a seat without a fault), so that they agree with each other and with the s
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
@@ -19,6 +19,7 @@ import trueskill
 
 from engine.core import Termination
 from league.stats.placing import place_points, places
+from league.stats.ties import best_first, shared_places, tied_runs
 from league.stats.trueskill_fast import Multiplayer, OneVsOne
 
 INFRA_ERROR = Termination.INFRA_ERROR.value
@@ -210,8 +211,21 @@ def _tally(table: LeagueTable, seats: list[str], scores: list[Any], ranks: list[
 
 
 def ranking(table: LeagueTable) -> list[str]:
-    """Bot names best first: conservative rating, then points, then name."""
-    return sorted(
-        table.ratings,
-        key=lambda name: (-table.ratings[name].conservative, -table.standings[name].points, name),
-    )
+    """Bot names best first: conservative rating, then points, then name (``league.stats.ties``)."""
+    names = list(table.ratings)
+    return [names[k] for k in best_first(names, *_ranking_keys(table, names))]
+
+
+def ranking_places(table: LeagueTable, order: Sequence[str]) -> list[int]:
+    """Per bot of ``order`` (``ranking``'s), its place: bots equal in rating and points share one."""
+    return shared_places(range(len(order)), *_ranking_keys(table, order))
+
+
+def ranking_ties(table: LeagueTable, order: Sequence[str]) -> list[list[str]]:
+    """The runs of bots of ``order`` equal in conservative rating and in points, each by name."""
+    return tied_runs(order, range(len(order)), *_ranking_keys(table, order))
+
+
+def _ranking_keys(table: LeagueTable, names: Sequence[str]) -> tuple[list[float], list[float]]:
+    """What ``ranking`` orders by, per bot of ``names``: conservative rating, points."""
+    return [table.ratings[name].conservative for name in names], [table.standings[name].points for name in names]

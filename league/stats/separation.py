@@ -34,6 +34,7 @@ import numpy as np
 
 from league.stats.cycles import pair_scores
 from league.stats.pairwise import PairwiseResults
+from league.stats.ties import tie_classes
 
 BOUND_LEVEL = 0.05
 """One-sided error of the lower bound on a gap."""
@@ -147,14 +148,15 @@ def separations(results: PairwiseResults, elo: np.ndarray) -> Separation:
     took_points = (scores > 0) | np.eye(len(bots), dtype=bool)
     reach = _closure(took_points)
     same = reach & reach.T
+    rating_class = tie_classes(elo.tolist())  # exact ties by name (league.stats.ties)
     members: list[list[int]] = []
     placed = np.zeros(len(bots), dtype=bool)
     for bot in range(len(bots)):
         if not placed[bot]:
             group = np.flatnonzero(same[bot])
             placed[group] = True
-            members.append(sorted(group.tolist(), key=lambda k: (-elo[k], bots[k])))
-    members = _topological(members, took_points, elo, bots)
+            members.append(sorted(group.tolist(), key=lambda k: (rating_class[k], bots[k])))
+    members = _topological(members, took_points, rating_class, bots)
     group_of = np.empty(len(bots), dtype=np.int64)
     for number, group in enumerate(members):
         group_of[group] = number
@@ -189,8 +191,11 @@ def _closure(arrows: np.ndarray) -> np.ndarray:
     return reach
 
 
-def _topological(members: list[list[int]], took_points: np.ndarray, elo: np.ndarray, bots: list[str]) -> list:
-    """Groups best first: each after every group that took a point off it; ties by best rating, then name."""
+def _topological(members: list[list[int]], took_points: np.ndarray, rating_class: list[int], bots: list[str]) -> list:
+    """Groups best first: each after every group that took a point off it; ties by best rating, then name.
+
+    ``rating_class`` is each bot's ``league.stats.ties.tie_classes`` of its rating (0 best).
+    """
     into = [
         {g for g, other in enumerate(members) if g != h and took_points[np.ix_(other, group)].any()}
         for h, group in enumerate(members)
@@ -199,7 +204,7 @@ def _topological(members: list[list[int]], took_points: np.ndarray, elo: np.ndar
     left = set(range(len(members)))
     while left:
         ready = [h for h in left if not into[h] & left] or list(left)  # a cycle cannot be: groups are components
-        best = min(ready, key=lambda h: (-elo[members[h][0]], bots[members[h][0]]))
+        best = min(ready, key=lambda h: (rating_class[members[h][0]], bots[members[h][0]]))
         ordered.append(members[best])
         left.remove(best)
     return ordered

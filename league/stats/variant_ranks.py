@@ -35,6 +35,7 @@ import numpy as np
 
 from league.stats.bradley_terry import fit, points_and_games
 from league.stats.pairwise import PairwiseResults, pairwise_results, unit_draws
+from league.stats.ties import best_first
 from league.stats.variant_pairs import MIN_CLUSTERS
 from league.stats.variant_stats import CONFIDENCE, bootstrap_seed, kendall_tau
 
@@ -93,8 +94,8 @@ def correlation_row(
         "kendall_tau": round(tau, 3),
         "tau_low_95": round(low, 3),
         "tau_high_95": round(high, 3),
-        "baseline_order": sorted(common, key=lambda name: (-theirs[name], name)),
-        "variant_order": sorted(common, key=lambda name: (-mine[name], name)),
+        "baseline_order": [common[k] for k in best_first(common, [theirs[name] for name in common])],
+        "variant_order": [common[k] for k in best_first(common, [mine[name] for name in common])],
     }
 
 
