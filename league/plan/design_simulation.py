@@ -45,7 +45,7 @@ from league.plan.config import League
 from league.stats import bradley_terry
 from league.stats.active_ranking import ActiveRanking, add_units
 from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr_batch
-from league.stats.ties import best_first
+from league.stats.ties import best_first, tied_runs
 
 ROUND_ROBIN, ADAPTIVE, SPRT = "round_robin", "adaptive", "sprt"
 STREAMS = {ROUND_ROBIN: 0, ADAPTIVE: 1, SPRT: 2}
@@ -156,6 +156,18 @@ def first_seated_games(games_per_pair: int) -> int:
     return sum((game // 2 % 2 == 0) != bool(game % 2) for game in range(games_per_pair))
 
 
+def _ranked_right(bots: Sequence[str], ratings: np.ndarray, strengths: Mapping[str, float]) -> bool:
+    """Whether fitted ``ratings`` rank the bots in their true order, no two of unequal strength tied exactly.
+
+    An exact tie is listed by name (``league.stats.ties``) and said to be a tie: an order by names is
+    never a right answer.
+    """
+    order = best_first(bots, ratings.tolist())
+    ties = tied_runs(bots, order, ratings.tolist())
+    unequal = any(max(strengths[b] for b in run) - min(strengths[b] for b in run) > SAME_STRENGTH for run in ties)
+    return not unequal and in_true_order([bots[k] for k in order], strengths)
+
+
 def simulate_round_robin(model: Model, games_per_pair: int, leagues: int, rng: np.random.Generator) -> DesignOutcome:
     """``leagues`` round robins of ``games_per_pair`` games a pair, each ranked by its Bradley-Terry fit."""
     bots = list(model.elos)
@@ -171,7 +183,7 @@ def simulate_round_robin(model: Model, games_per_pair: int, leagues: int, rng: n
                 games[:, seat_0, seat_1] += count
     ratings = bradley_terry.fit(points, games, seat_advantage=True).ratings
     strengths = true_strengths(model)
-    right = np.mean([in_true_order(_order(bots, row), strengths) for row in ratings])
+    right = np.mean([_ranked_right(bots, row, strengths) for row in ratings])
     total = games_per_pair * size * (size - 1) // 2
     return DesignOutcome(
         ROUND_ROBIN, f"games_per_pair {games_per_pair}", [[total]] * leagues, float(right), float(right)
