@@ -28,6 +28,8 @@ CGROUP_ROOT = Path("/sys/fs/cgroup")
 PARENT = "league"
 CFS_PERIOD_US = 100_000
 """The period of a bot's CPU quota: it may use ``cores`` x this much CPU time in every such period."""
+V1_TCP_LIMIT = "memory.kmem.tcp.limit_in_bytes"
+"""cgroup v1's cap on the TCP socket buffers of a cgroup's processes (v2 charges them to ``memory.max``)."""
 _V1_WEIGHTS = ("1024", "2")
 """``cpu.shares`` of a bot asked for a reply, and of one that is not (the least v1 allows)."""
 _V2_WEIGHTS = ("100", "1")
@@ -85,6 +87,36 @@ def cpu_cap_problem() -> str | None:
         return f"a cgroup with a CPU quota cannot be made ({error})"
     slot.destroy()
     return None if slot.cpu_dir is not None else "the cgroup tree refused a CPU quota"
+
+
+def tcp_limit(memory_limit: int) -> int:
+    """Bytes of TCP socket buffers a bot may pin on cgroup v1: a quarter of its memory cap, 64 MB at most.
+
+    Only a bot with a network, or a TCP relay in its jail, can open such sockets (``sandbox.seccomp``);
+    a relay's traffic is a few lines at a time.
+    """
+    return min(memory_limit // 4, 64 << 20)
+
+
+def socket_memory_problem() -> str | None:
+    """Why the TCP socket buffers of a bot cannot be capped here, or None when they are."""
+    problem = cgroups_problem()
+    if problem is not None:
+        return problem
+    roots = _v1_roots()
+    if _v2_root() is None and (roots is None or not (roots[0] / V1_TCP_LIMIT).exists()):
+        return f"this cgroup v1 memory controller has no {V1_TCP_LIMIT}"
+    return None
+
+
+def socket_memory() -> str:
+    """How the kernel memory of a bot's TCP socket buffers is capped here, for people (one phrase)."""
+    problem = socket_memory_problem()
+    if problem is not None:
+        return f"not capped ({problem})"
+    if _v2_root() is not None:
+        return "charged to its memory cap (cgroup v2)"
+    return "capped apart at a quarter of the memory cap, 64 MB at most (cgroup v1 kmem.tcp)"
 
 
 def _v1_cpuacct() -> Path | None:
@@ -202,6 +234,9 @@ class CgroupSlot:
             except OSError:
                 pass
         (pids / "pids.max").write_text(str(processes))
+        tcp = memory / V1_TCP_LIMIT
+        if tcp.exists():  # v1 charges socket buffers to a counter of their own only once it has a limit
+            tcp.write_text(str(tcp_limit(limit)))
         dirs = [memory, pids]
         cpuacct = _v1_cpuacct()
         if cpuacct is not None:

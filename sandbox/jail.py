@@ -42,11 +42,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sandbox.access import Unreadable, check_paths, check_program, check_tree
-from sandbox.cgroups import CgroupSlot, cgroups_problem, cpu_cap_problem
+from sandbox.cgroups import CgroupSlot, cgroups_problem, cpu_cap_problem, socket_memory, socket_memory_problem
 from sandbox.folders import SYSTEM_DIRS, SYSTEM_LINKS, exposed_paths, is_system, mount_arguments, own_folders
 from sandbox.limits import Limits, SandboxMode
+from sandbox.proc_masks import MASK_PREFIX, mask_arguments
 from sandbox.procfs import START_TIME, stat_fields
 from sandbox.reaper import become_subreaper, reap_orphans
+from sandbox.seccomp import filter_fd, seccomp_problem
 from sandbox.slots import Slot, acquire_slot
 
 JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -77,9 +79,21 @@ class LaunchPlan:
     cgroup: CgroupSlot | None = None
     cleanups: list[Callable[[], None]] = field(default_factory=list)
     network: bool = True
+    pass_fds: list[int] = field(default_factory=list)
+    """Descriptors the chain inherits (the seccomp filter's); ``started`` closes them."""
+
+    def started(self) -> None:
+        """Close what only the launch needed, once the chain has started (or failed to)."""
+        for fd in self.pass_fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.pass_fds.clear()
 
     def cleanup(self) -> None:
         """Release the cgroup and the slot."""
+        self.started()
         for step in self.cleanups:
             try:
                 step()
@@ -139,7 +153,7 @@ def jail_problem() -> str | None:
             return "setpriv is missing (apt-get install util-linux)"
         if shutil.which("prlimit") is None:
             return "prlimit is missing (apt-get install util-linux)"
-        return cpu_cap_problem()
+        return cpu_cap_problem() or seccomp_problem()
     return problem
 
 
@@ -163,16 +177,25 @@ def _process_start(pid: int) -> str | None:
 
 
 def sweep_stale_scratch() -> int:
-    """Remove host scratch folders of earlier versions whose owner process is gone (a killed run); returns how many."""
+    """Remove host folders whose owner process is gone (a killed run); returns how many.
+
+    They are scratch folders of earlier versions and the /proc masks of ``sandbox.proc_masks``.
+    """
     removed = 0
-    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
-        pid, _, rest = folder.name.removeprefix(SCRATCH_PREFIX).partition("-")
+    for folder, prefix in _owned_folders():
+        pid, _, rest = folder.name.removeprefix(prefix).partition("-")
         start = rest.partition("-")[0]
         if not pid.isdigit() or not start.isdigit() or _process_start(int(pid)) == start:
             continue  # not ours to judge, or its owner still runs
         shutil.rmtree(folder, ignore_errors=True)
         removed += 1
     return removed
+
+
+def _owned_folders() -> list[tuple[Path, str]]:
+    """The host's temporary folders named after the process that made them, with their prefix."""
+    top = Path(tempfile.gettempdir())
+    return [(folder, prefix) for prefix in (SCRATCH_PREFIX, MASK_PREFIX) for folder in top.glob(f"{prefix}*")]
 
 
 @functools.cache
@@ -201,6 +224,7 @@ class Sandbox:
         self.isolation_problem = None if self.mode == SandboxMode.NONE else isolation_problem()
         self.bwrap = find_bwrap() if self.mode != SandboxMode.NONE and self.isolation_problem is None else None
         self.use_cgroups = self.mode != SandboxMode.NONE and self.root and cgroups_problem() is None
+        self.seccomp = self.mode != SandboxMode.NONE and seccomp_problem() is None
         if self.mode != SandboxMode.NONE:
             _sweep_once()
 
@@ -264,6 +288,28 @@ class Sandbox:
             return f"CPU: each bot's processes together capped at {cores} by a cgroup quota (limits.cores)"
         return f"CPU: not capped ({problem}): a bot with many processes may slow the others"
 
+    def walls(self) -> str:
+        """One line for people: what keeps jails apart here beyond their namespaces, or why nothing does."""
+        if self.mode == SandboxMode.NONE:
+            return "jail: none (sandbox none)"
+        if self.bwrap is None:
+            return f"jail: none ({self.isolation_problem})"
+        problem = seccomp_problem()
+        calls = (
+            "keyrings, file locks and watches, new namespaces and io_uring refused by a seccomp filter"
+            if problem is None
+            else f"no seccomp filter ({problem}): keyrings, file locks and watches reach across jails"
+        )
+        sockets = (
+            "sockets: the host's network (limits.network)"
+            if self.limits.network
+            else "sockets: AF_UNIX only (TCP only through a relay in the jail)"
+            if problem is None
+            else "sockets: any"
+        )
+        tcp = socket_memory() if self.root else "not capped (not running as root: no cgroup)"
+        return f"jail: {calls}; /proc's machine-wide counters masked; {sockets}, TCP socket buffers {tcp}"
+
     @property
     def own_network(self) -> bool:
         """Whether each bot gets a network of its own (only a loopback), so ports never clash."""
@@ -299,9 +345,11 @@ class Sandbox:
         if self.bwrap is None:
             raise SandboxError(f"cannot jail {argv[0]!r}: {self.isolation_problem}")
         if self.problem:
-            _warn_once(f"bots are jailed but not capped: {self.problem}")
+            _warn_once(f"bots are jailed without the full jail: {self.problem}")
         if self.limits.network:
             _warn_once("limits.network is on: bots share this host's network and can reach its services")
+        if self.limits.network or helper:
+            self._check_socket_memory(argv)
         plan = LaunchPlan([], cwd=str(folder), network=self.limits.network)
         try:
             self._fill(plan, argv, folder, read_only, helper)
@@ -309,6 +357,23 @@ class Sandbox:
             plan.cleanup()  # release the slot and the cgroup made so far
             raise
         return plan
+
+    def _check_socket_memory(self, argv: Sequence[str]) -> None:
+        """A bot that may open TCP sockets needs its socket buffers capped: refused (strict) or warned (auto).
+
+        Raises:
+            SandboxError: ``strict``, and the buffers cannot be capped here.
+        """
+        problem = socket_memory_problem() if self.root else "not running as root: no cgroup counts them"
+        if problem is None:
+            return
+        message = (
+            f"{argv[0]!r} may open TCP sockets (a relay or limits.network) whose kernel buffers no cap counts here"
+            f" ({problem}): a bot could pin the host's TCP memory; use cgroup v2, or a cgroup v1 with kmem.tcp"
+        )
+        if self.mode == SandboxMode.STRICT:
+            raise SandboxError(f"sandbox: strict cannot run here: {message}")
+        _warn_once(message)
 
     def _fill(
         self, plan: LaunchPlan, argv: Sequence[str], folder: Path, read_only: Sequence[str], helper: Sequence[str]
@@ -326,7 +391,7 @@ class Sandbox:
             chain += ["/bin/sh", "-c", _JOIN_CGROUP, "sh", *plan.cgroup.procs_files, "--"]
         chain += ["prlimit", *self._rlimits(memory_from_rlimit=plan.cgroup is None), "--"]
         plan.jailed = True
-        chain += self._bwrap(argv, folder, [*self.limits.read_only, *read_only], helper)
+        chain += self._bwrap(plan, argv, folder, [*self.limits.read_only, *read_only], helper)
         if slot is not None:
             chain += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.uid}", "--clear-groups"]
             chain += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
@@ -344,7 +409,9 @@ class Sandbox:
             options.append(f"--data={limits.memory_mb << 20}")
         return options
 
-    def _bwrap(self, argv: Sequence[str], cwd: Path, read_only: Sequence[str], helper: Sequence[str]) -> list[str]:
+    def _bwrap(
+        self, plan: LaunchPlan, argv: Sequence[str], cwd: Path, read_only: Sequence[str], helper: Sequence[str]
+    ) -> list[str]:
         args = [str(self.bwrap), "--die-with-parent", "--new-session"]
         if self.root:
             args += ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
@@ -361,7 +428,7 @@ class Sandbox:
                 args += ["--ro-bind", link, link]
         # The scratch: a tmpfs capped in total, writable by the bot's uid; exposed paths under /tmp go on top.
         # /dev is a tmpfs of bubblewrap's that a bot in a user namespace would own: read-only, it is no scratch.
-        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
+        args += ["--proc", "/proc", *mask_arguments(self.limits.memory_mb), "--dev", "/dev", "--remount-ro", "/dev"]
         args += ["--perms", "01777", "--size", str(self.limits.scratch_mb << 20), "--tmpfs", SCRATCH]
         helper_paths = [str(path) for path in exposed_paths(helper, cwd)] if helper else []
         args += mount_arguments(exposed_paths(argv, cwd, [*read_only, *helper_paths]), cwd)
@@ -371,4 +438,8 @@ class Sandbox:
         path = JAIL_PATH if located is None else f"{Path(located).parent}:{JAIL_PATH}"
         for key, value in (("PATH", path), ("HOME", SCRATCH), ("TMPDIR", SCRATCH), ("LANG", "C.UTF-8")):
             args += ["--setenv", key, value]
+        if self.seccomp:
+            fd = filter_fd(sockets=self.limits.network or bool(helper))
+            plan.pass_fds.append(fd)
+            args += ["--seccomp", str(fd)]
         return [*args, "--"]

@@ -85,7 +85,9 @@ class BotProcess(BotCpu, Transport):
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=self.plan.pass_fds,
             )
+            self.plan.started()
         except OSError as error:
             self.plan.cleanup()
             raise LaunchError(f"cannot start {' '.join(self.argv)!r}: {error.strerror or error}") from None

@@ -77,17 +77,33 @@ def describe(league: League, specs: Sequence[GameSpec]) -> str:
     mode = config.sandbox.mode.value
     lines.append(f"  concurrency {config.concurrency}{origin}{pinned}, sandbox {mode}, output {league.output}")
     lines.append(f"  clock {config.clock}{cpu_cap_note(league)}")
+    walls = jail_note(league)
+    lines += [f"  {walls}"] if walls else []
     return "\n".join(lines)
 
 
 def cpu_cap_note(league: League) -> str:
     """``; CPU: ...`` for a league with program bots: how each bot's CPU is capped here, or why it is not."""
-    if all(spec.builtin is not None for spec in league.bots.values()):
+    sandbox = _program_sandbox(league)
+    if sandbox is None:
         return ""
+    return f"; {sandbox}" if isinstance(sandbox, SandboxError) else "; " + sandbox.cpu_cap()
+
+
+def jail_note(league: League) -> str:
+    """For a league with program bots: what keeps their jails apart here (``Sandbox.walls``); else ""."""
+    sandbox = _program_sandbox(league)
+    return sandbox.walls() if isinstance(sandbox, Sandbox) else ""  # an error is cpu_cap_note's to say
+
+
+def _program_sandbox(league: League) -> Sandbox | SandboxError | None:
+    """The sandbox the league's program bots get here, or the error that stops it; None without program bots."""
+    if all(spec.builtin is not None for spec in league.bots.values()):
+        return None
     try:
-        return "; " + Sandbox(league.config.sandbox.mode, league.config.limits).cpu_cap()
+        return Sandbox(league.config.sandbox.mode, league.config.limits)
     except SandboxError as error:
-        return f"; {error}"
+        return error
 
 
 def warn_if_oversubscribed(league: League, cluster: bool, cpus: int | None = None) -> None:

@@ -7,8 +7,9 @@ follows it:
 * a write the jail refused (``Read-only file system`` in its stderr): a jailed bot may write only
   in its scratch folder ``/tmp``, which is also its ``$HOME`` and ``$TMPDIR`` (``sandbox.jail``);
   its own folder, its working folder and the system are read-only;
-* a reach for the network (``Network is unreachable``, a failed name lookup, a refused
-  connection in its stderr) while ``limits.network`` is off: the jail has only a loopback of its own;
+* a reach for the network (a socket refused: ``Address family not supported by protocol``; a failed
+  name lookup, an unreachable network or a refused connection in its stderr) while ``limits.network``
+  is off: the jail has no network, and its bot may open only ``AF_UNIX`` sockets (``sandbox.seccomp``);
 * debug text on stdout (a reply line that does not parse and reads like words): stdout carries
   the replies, debug output belongs on stderr.
 
@@ -29,6 +30,8 @@ from sandbox.jail import SCRATCH
 READ_ONLY = ("Read-only file system", "EROFS")
 """How a refused write reads in a bot's stderr (strerror of EROFS, and its name as Node and Go print it)."""
 NETWORK = (
+    "Address family not supported by protocol",
+    "EAFNOSUPPORT",
     "Network is unreachable",
     "ENETUNREACH",
     "Temporary failure in name resolution",
@@ -66,7 +69,7 @@ def stderr_hints(seat: int, text: str, network: bool) -> list[str]:
     if reached is not None:
         hints.append(
             f"seat {seat}'s stderr shows it tried the network ({reached!r}): a bot has no network"
-            " (limits.network is off), only a loopback of its own with nothing listening on it"
+            " (limits.network is off) and may open no sockets but AF_UNIX ones"
         )
     return hints
 

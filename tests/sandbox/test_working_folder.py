@@ -42,7 +42,9 @@ def seen(root: Path, argv: list[str], own_folder: bool) -> dict:
     sandbox = Sandbox(SandboxMode.AUTO)
     plan = sandbox.plan(argv, root, own_folder=own_folder)
     try:
-        completed = subprocess.run(plan.argv, cwd=plan.cwd, capture_output=True, text=True, timeout=60)
+        completed = subprocess.run(
+            plan.argv, cwd=plan.cwd, pass_fds=plan.pass_fds, capture_output=True, text=True, timeout=60
+        )
     finally:
         plan.cleanup()
     assert completed.returncode == 0, completed.stderr

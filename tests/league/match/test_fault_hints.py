@@ -58,9 +58,9 @@ def test_a_bot_writing_beside_itself_is_told_where_it_may_write(play_json, tmp_p
 @pytest.mark.parametrize(
     ("mode", "errors"),
     [
-        ("connect", ["Network is unreachable"]),
+        ("connect", ["Address family not supported by protocol"]),
         ("resolve", ["Temporary failure in name resolution", "Name or service not known"]),
-        ("refused", ["Connection refused"]),
+        ("refused", ["Address family not supported by protocol"]),
     ],
 )
 def test_a_bot_reaching_for_the_network_is_told_it_has_none(play_json, mode, errors):
