@@ -6,7 +6,11 @@ Of the host beyond the system folders (``/usr``, ``/etc``, ``/opt``) the jail sh
 * the folder of every file its command names (``sandbox.access.bound_folder``: a script's helper
   modules live beside it), so ``python3 bots/mine/bot.py`` sees ``bots/mine`` and nothing beside it;
 * its program's installation (the prefix above its ``bin``) and that of each interpreter a ``#!``
-  line names;
+  line names (``program_installations``). A ``#!`` line that names its interpreter by a relative
+  path (``#!x``) is looked up by the kernel in the folder the bot runs in, so that is where it is
+  looked up here (never in the league's own current folder); such an interpreter brings nothing of
+  its own (it must lie in the bot's own folders, ``relative_interpreters``), only the installation
+  a symbolic link of that name points to;
 * the paths the organiser lists (``sandbox.read_only``).
 
 The folder a bot runs in is shown only when it is its own. Otherwise (the league file's folder, the
@@ -15,7 +19,9 @@ list above puts in it: relative paths of the command keep working, while the lea
 folder and other bots' folders beside it stay out of sight (``mount_arguments``).
 
 ``own_folders`` is the part of this that belongs to the bot alone (no installation, no extra path):
-what the league compares between bots so that none is shown another's files (league/plan/bot_folders.py).
+what the league compares between bots so that none is shown another's files (league/plan/bot_folders.py);
+every other path a jail shows (installations, the relay's files, the organiser's ``read_only``) is
+held against the same and against the folder the league runs from (league/plan/shown_paths.py).
 """
 
 from __future__ import annotations
@@ -67,24 +73,85 @@ def shebang_program(path: Path) -> Path | None:
     return Path(words[0]) if words else None
 
 
-def program_installations(argv: Sequence[str], cwd: Path) -> set[Path]:
-    """Where a command's program is installed, and each interpreter its ``#!`` lines name (system folders left out).
+def exec_chain(argv: Sequence[str], cwd: Path) -> list[tuple[Path, str | None]]:
+    """The files the kernel runs for a command: its program, then each interpreter a ``#!`` line names.
+
+    A program given by a path and an interpreter named by a relative path are found, as the kernel
+    finds them, from the folder the command runs in (``cwd``), never from this process's own.
 
     Args:
         argv: The command line (a bare program name is found on ``PATH``).
-        cwd: Where it runs.
+        cwd: Where it runs (resolved).
+
+    Returns:
+        (path, word) pairs in the order the kernel meets them: the path absolute but not resolved,
+        the word as the ``#!`` line writes it (None for the program itself). Empty where the
+        program is not found.
+    """
+    cwd = cwd.absolute()
+    program = argv[0] if argv else ""
+    where = shutil.which(program) if program and "/" not in program else None
+    located = cwd / program if "/" in program else (Path(where).absolute() if where else None)
+    chain: list[tuple[Path, str | None]] = []
+    word: str | None = None
+    while located is not None and located not in (path for path, _ in chain):
+        chain.append((located, word))
+        named = shebang_program(located.resolve())
+        word = str(named) if named is not None else None
+        located = None if named is None else named if named.is_absolute() else cwd / named
+    return chain
+
+
+def _relative(word: str | None) -> bool:
+    """Whether the word of a ``#!`` line names its interpreter by a relative path (None: no ``#!`` line's)."""
+    return word is not None and not word.startswith("/")
+
+
+def _location(path: Path) -> Path:
+    """Where ``path`` (absolute) is as a name: its folder resolved, its own name kept (a link stays a link)."""
+    return path.parent.resolve() / path.name
+
+
+def relative_interpreters(argv: Sequence[str], cwd: Path) -> list[tuple[Path, str, Path]]:
+    """The interpreters ``#!`` lines of a command name by a relative path, each with where the kernel finds it.
+
+    Args:
+        argv: The command line.
+        cwd: Where it runs (resolved): the kernel looks a relative interpreter up from there.
+
+    Returns:
+        (the file whose ``#!`` line names it, the word of that line, its place: ``cwd`` joined to
+        the word, its folder resolved) triples, in the order the kernel meets them.
+    """
+    chain = exec_chain(argv, cwd)
+    return [
+        (script, word, _location(path))
+        for (script, _), (path, word) in zip(chain, chain[1:], strict=False)
+        if word is not None and _relative(word)
+    ]
+
+
+def program_installations(argv: Sequence[str], cwd: Path) -> set[Path]:
+    """Where a command's program is installed, and each interpreter its ``#!`` lines name (system folders left out).
+
+    An interpreter a ``#!`` line names by a relative path is found from the folder the bot runs in,
+    which the jail shows only where it is the bot's own (or through the folders of the files its
+    command names): it brings nothing of its own, only what a symbolic link of that name points to.
+
+    Args:
+        argv: The command line (a bare program name is found on ``PATH``).
+        cwd: Where it runs (resolved).
     """
     wanted: set[Path] = set()
-    program = argv[0]
-    where = shutil.which(program) if "/" not in program else None
-    located = cwd / program if "/" in program else (Path(where) if where else None)
-    seen: set[Path] = set()
-    while located is not None and located not in seen:
-        seen.add(located)
-        for candidate in (located.absolute(), located.resolve()):
+    for located, word in exec_chain(argv, cwd):
+        target = located.resolve()
+        if _relative(word):
+            candidates = [target] if target != _location(located) else []
+        else:
+            candidates = [located, target]
+        for candidate in candidates:
             if not is_system(candidate):
                 wanted |= installation_roots(candidate)
-        located = shebang_program(located.resolve())
     return wanted
 
 

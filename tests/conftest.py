@@ -215,12 +215,12 @@ def play_in_process(path: Path) -> tuple[Any, list[Any]]:
     """Play every game of a league file in this process (no Ray), storing each; its League and schedule.
 
     The league's output folder gets its manifest and store, as ``league run`` would leave them
-    (no report).
+    (no report; the seed published once every game is stored).
     """
     from league.cluster.runner import league_setup, schedule
     from league.cluster.worker import play_game
     from league.plan.config import load_league
-    from league.plan.manifest import write_manifest
+    from league.plan.manifest import publish_seed, write_manifest
     from league.store.results import ResultStore
 
     league = load_league(path)
@@ -232,4 +232,16 @@ def play_in_process(path: Path) -> tuple[Any, list[Any]]:
     for spec in specs:
         store.append(play_game(spec.to_json(), setup))
     store.close()
+    publish_seed(league)
     return league, specs
+
+
+def run_jailed(sandbox: Any, argv: list[str], cwd: Path, **plan_options: Any) -> subprocess.CompletedProcess[str]:
+    """Run one command through ``sandbox``'s launch plan (its seccomp filter's descriptor passed), then clean up."""
+    plan = sandbox.plan(argv, cwd, **plan_options)
+    try:
+        return subprocess.run(
+            plan.argv, cwd=plan.cwd, pass_fds=plan.pass_fds, capture_output=True, text=True, timeout=60
+        )
+    finally:
+        plan.cleanup()

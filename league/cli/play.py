@@ -120,8 +120,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     limits = build_limits(args.limit or [])
     try:
         sandbox = Sandbox(SandboxMode(args.sandbox), limits)
-        apart = args.shared_folder or sandbox.mode == SandboxMode.NONE  # unjailed, a bot sees all it may anyway
-        problem = None if apart else seats_folders_problem(specs)
+        jailed = sandbox.mode != SandboxMode.NONE  # unjailed, a bot sees all it may anyway
+        problem = seats_folders_problem(specs, args.shared_folder, limits.read_only) if jailed else None
         if problem is not None:
             raise UsageError(problem)
         for spec in specs:  # a --cwd folder is the bot's own: walked whole

@@ -40,6 +40,7 @@ from league.plan.game_spec import GameSpec
 from league.plan.league_schedule import adaptive_tracker, planned_schedule
 from league.plan.manifest import (
     RUN_TIME,
+    publish_seed,
     record_run,
     write_manifest,
 )
@@ -153,7 +154,8 @@ def run_league(
     """Play every game of the league not yet stored, storing each as it finishes.
 
     On a cluster the driver joins it first: one it cannot join leaves the report folder as it was.
-    A seed the league drew is stored in its folder before any game is played (``league.plan.seed``).
+    A seed the league drew is stored in its folder before any game is played (``league.plan.seed``);
+    ``league.json`` states it only once no game of the league is left to play.
 
     Args:
         league: The validated league.
@@ -210,10 +212,13 @@ def run_league(
             summary.removed_report = bool(remove_stale_report(league.output))
         if on_progress:
             on_progress(summary.skipped, summary.total)
+        if todo:
+            we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
+            _play(league, deque(todo), store, summary, cluster, (on_progress, on_test, on_batch), started)
+        if _all_played(summary, specs, store):
+            publish_seed(league)  # no game is left to play on it: league.json states it (league.plan.seed)
         if not todo:
             return summary
-        we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-        _play(league, deque(todo), store, summary, cluster, (on_progress, on_test, on_batch), started)
     finally:
         store.close()
         if we_started:
@@ -224,6 +229,20 @@ def run_league(
     with contextlib.suppress(StoreWriteError):  # a disk that refuses this line is told by the store or the report
         record_run(league.output, started_at, ended_at, summary.seconds, summary.played)
     return summary
+
+
+def _all_played(summary: RunSummary, specs: list[GameSpec], store: ResultStore) -> bool:
+    """Whether the league has no game left to play: every one of ``specs`` stored, or its test or batches decided.
+
+    A run stopped by Ctrl-C, and games that failed for reasons of ours (the next run plays them), leave some.
+    """
+    if summary.interrupted:
+        return False
+    if summary.adaptive is not None:
+        return summary.adaptive.decided
+    if summary.sprt is not None and summary.sprt.decided:
+        return True
+    return {spec.game_id for spec in specs} <= store.done_ids()
 
 
 def _utc_minute() -> str:

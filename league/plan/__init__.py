@@ -2,14 +2,15 @@
 
 ``config`` (the YAML file read and validated into typed objects) with ``config_schema`` (its keys as
 pydantic models), ``formats`` (which formats seat a variant), ``schedule`` with ``table_draw`` (round
-robin, gauntlet, tables, solo) and ``game_spec`` (one game and its id), ``league_schedule``
-(a league file's games, counted or built), ``seed`` (the league seed: the file's, or drawn and kept
-secret), ``cores`` (the cores a game needs), ``bot_folders`` (bots kept apart), ``manifest`` (what
-the folder's ``league.json`` holds: the plan and its runs), ``sequential`` (an SPRT league's test, fed
-its pairs in schedule order as they are stored), ``adaptive_batches`` (an adaptive league's warm-up and
-batches, each planned from completed ones) with ``adaptive`` (its batches as games, fed the stored games)
-and ``adaptive_simulation`` (adaptive and round-robin leagues simulated on the synthetic game's model),
-and ``design_simulation`` (a league's design and the others that fit its bots, simulated on guessed strengths).
+robin, gauntlet, tables, solo) and ``game_spec`` (one game and its id), ``league_schedule`` (a league
+file's games, counted or built), ``seed`` (the league seed: the file's, or drawn and kept secret),
+``cores`` (the cores a game needs), ``bot_folders`` (bots kept apart) with ``shown_paths`` (what else a
+jail shows), ``manifest`` (what the folder's ``league.json`` holds: the plan and its runs),
+``sequential`` (an SPRT league's test, fed its pairs in schedule order as they are stored),
+``adaptive_batches`` (an adaptive league's warm-up and batches, each planned from completed ones) with
+``adaptive`` (its batches as games, fed the stored games) and ``adaptive_simulation`` (adaptive and
+round-robin leagues simulated on the synthetic game's model), and ``design_simulation`` (a league's
+design and the others that fit its bots, simulated on guessed strengths).
 
 May import: ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
 """

@@ -114,7 +114,8 @@ class League:
         """Refuse program bots that cannot be jailed here, whose files the jailed bot cannot read, or not kept apart.
 
         Jailed, no bot's folder may hold another bot's, the league file or the report folder
-        (``league.plan.bot_folders``), unless the bot says ``shared_folder: true``.
+        (``league.plan.bot_folders``), unless the bot says ``shared_folder: true``; nor may any other
+        path its jail shows, nor hold the folder the league runs from (``league.plan.shown_paths``).
 
         Raises:
             ConfigError: Naming the file, the bot, the path and the fix.

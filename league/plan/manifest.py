@@ -2,10 +2,11 @@
 
 ``league run`` writes it before playing: the games that make up the league as configured now (the
 report leaves out games stored under an older config), the game, each variant's rules, each bot's
-spec, the seed (and when the league drew it, if it did) and the rules of play, so that ``league
-report DIR`` can rebuild the whole report from the folder alone. Each run adds when it started and
-ended, how long it took and how many games it stored. The file is replaced whole (written beside it,
-then renamed), so a full disk never leaves half of it.
+spec, when the league drew its seed (if it did) and the rules of play, so that ``league report DIR``
+can rebuild the whole report from the folder alone. The seed itself is kept secret until every game
+is stored (``league.plan.seed.manifest_seed``); then ``publish_seed`` writes it in. Each run adds
+when it started and ended, how long it took and how many games it stored. The file is replaced whole
+(written beside it, then renamed), so a full disk never leaves half of it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from league.match.bot_spec import spec_to_data
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
-from league.plan.seed import league_seed
+from league.plan.seed import SEED_SECRET, manifest_seed
 from league.stats.ratings import scored
 from league.store.faults import StoreWriteError, write_failure
 from league.store.folder import MANIFEST
@@ -30,7 +31,7 @@ RUN_TIME = "%Y-%m-%d %H:%M UTC"
 
 
 def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | None = None) -> None:
-    """Record what the league is now: its games, game, variants' rules, bots, seed and rules of play.
+    """Record what the league is now: its games, game, variants' rules, bots, seed (kept secret) and rules of play.
 
     The report leaves out stored games that are not among these ids (games of an older config).
     The runs recorded by earlier runs of the same league (``record_run``) are kept (unless the old
@@ -38,11 +39,13 @@ def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | N
     (``batches``: how many games each batch holds, ``specs`` being theirs in order): its runs are
     kept while the earlier games are the first of the new ones, or the other way round.
 
+    The seed is left out (``league.plan.seed.manifest_seed``): a run that stores every game
+    publishes it (``publish_seed``).
+
     Raises:
         StoreWriteError: The folder refused the write; the old manifest is left as it was.
     """
     config = league.config
-    seed = league_seed(league)
     path = league.output / MANIFEST
     try:
         earlier = read_manifest(league.output) or {}
@@ -55,8 +58,7 @@ def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | N
         "bots": list(league.bots),
         "variants": list(league.games),
         "format": config.format,
-        "seed": seed.value,
-        "seed_drawn": seed.drawn,  # None: the league file gives it
+        **manifest_seed(league, played=False),  # seed_drawn None: the league file gives it
         "league_file": str(league.path.resolve()),
         "settings": {name: game.variant() for name, game in league.games.items()},
         "bot_specs": {name: spec_to_data(spec) for name, spec in league.bots.items()},
@@ -72,6 +74,20 @@ def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | N
         **({"adaptive": _adaptive(league, batches)} if batches is not None else {}),  # the batches the report repeats
     }
     _replace(path, json.dumps(manifest, indent=1) + "\n")
+
+
+def publish_seed(league: League) -> None:
+    """State the league's seed in its manifest, once every game of the league is stored (or its test decided).
+
+    Raises:
+        StoreWriteError: The folder refused the write; the old manifest is left as it was.
+    """
+    manifest = read_manifest(league.output)
+    if manifest is None:
+        return
+    manifest.pop(SEED_SECRET, None)
+    manifest.update(manifest_seed(league, played=True))
+    _replace(league.output / MANIFEST, json.dumps(manifest, indent=1) + "\n")
 
 
 def record_run(folder: Path, started: str, ended: str, seconds: float, played: int) -> None:

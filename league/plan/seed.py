@@ -4,10 +4,13 @@ Every game's seed derives from the league seed by a public derivation (``engine.
 so whoever knows the league seed knows every hidden draw of every game: a built-in's geister
 setup, a nimmt hand, a 2048 tile. A seed written in the league file is known to anyone who reads
 that file. A league file without ``seed`` gets one drawn from the OS (``secrets``) at its first
-``league run``, stored in its output folder (``seed.json``, written whole and fsynced) before any
-game is played, and reused by every later run, so that a resume plays nothing twice; the report
-states it once the games are played, so every game stays replayable. ``--fresh`` starts over with
-a new one.
+``league run``, stored in its output folder (``seed.json``, written whole and fsynced, readable by
+the league's user alone: jailed bots run as other users) before any game is played, and reused by
+every later run, so that a resume plays nothing twice. This module alone reads and writes it.
+
+Until every game of the league is stored, no other file holds the seed: ``league.json`` says only
+that it is kept secret (``manifest_seed``); once they are, ``league.json`` and the report state it,
+so every game stays replayable. ``--fresh`` starts over with a new one.
 
 A folder played by an earlier version (no ``seed.json``; its ``league.json`` records the seed it
 used, 0 for a file without one) goes on with that seed, so its stored games are resumed.
@@ -33,6 +36,8 @@ from league.store.faults import StoreWriteError, write_failure
 from league.store.folder import MANIFEST
 
 SEED_FILE = "seed.json"
+SEED_SECRET = "seed_secret"
+"""The key of ``league.json`` that says its league's seed is kept secret until the league's games are played."""
 SEED_BOUND = 2**63
 """Seeds are 0 to 2**63 - 1, as every match seed."""
 
@@ -125,6 +130,21 @@ def keep_seed(league: League, fresh: bool = False) -> LeagueSeed:
     return seed
 
 
+def manifest_seed(league: League, played: bool) -> dict[str, Any]:
+    """What ``league.json`` says of the league's seed: the seed itself only once every game is played.
+
+    Args:
+        league: The league (its seed settled, ``league_seed``).
+        played: Every game of the league is stored (or its test has decided): the seed is published.
+
+    Returns:
+        ``seed`` and ``seed_drawn`` (None where the league file gives it); before the games are
+        played ``seed_drawn`` and ``SEED_SECRET`` instead, the seed left out.
+    """
+    seed = league_seed(league)
+    return {"seed": seed.value, "seed_drawn": seed.drawn} if played else {"seed_drawn": seed.drawn, SEED_SECRET: True}
+
+
 def stored_seed_path(league: League) -> Path:
     """Where the league's folder keeps a drawn seed."""
     return league.output / SEED_FILE
@@ -138,7 +158,8 @@ def read_stored_seed(league: League) -> LeagueSeed | None:
     """
     path = stored_seed_path(league)
     fix = (
-        "put it back (league.json beside it records the seed as `seed`), or start over on a new seed with"
+        "put it back (league.json beside it records the seed as `seed` once every game is stored), or start"
+        " over on a new seed with"
         f" `league run {league.path} --fresh` (every game is played again)"
     )
     try:

@@ -17,6 +17,7 @@ from engine import GAMES
 from engine.core import plural
 from league.match.bot_spec import spec_from_data
 from league.plan.manifest import RUN_TIME
+from league.plan.seed import SEED_SECRET
 from league.replay.recorded import FROM_RECORDS, MANIFEST_ONLY
 from league.report.page import Bullets, Section, Table
 
@@ -86,7 +87,12 @@ def run_end(run: dict[str, Any]) -> str:
 
 
 def seed_fact(manifest: dict[str, Any]) -> str:
-    """The league seed and where it came from: drawn by the league and kept secret until now, or the file's."""
+    """The league seed and where it came from: drawn by the league and kept secret until now, or the file's.
+
+    A league with games left to play keeps it secret (``league.plan.seed.manifest_seed``): the report says so.
+    """
+    if manifest.get(SEED_SECRET):
+        return "seed: kept secret until every game of the league is played (then stated here)"
     if "seed" not in manifest:
         return "seed: unknown"
     seed = manifest["seed"]

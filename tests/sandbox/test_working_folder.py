@@ -6,7 +6,6 @@ files its command names, never the league file, the reports or other bots beside
 """
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from sandbox.folders import mount_arguments, own_folders
 from sandbox.jail import Sandbox, isolation_problem
 from sandbox.limits import SandboxMode
+from tests.conftest import run_jailed
 
 needs_bwrap = pytest.mark.skipif(isolation_problem() is not None, reason=f"no jail here: {isolation_problem()}")
 LOOKER = "import json, os\nprint(json.dumps({'here': sorted(os.listdir('.')), 'bots': sorted(os.listdir('bots'))}))\n"
@@ -39,14 +39,7 @@ def league_folder(root: Path) -> Path:
 
 def seen(root: Path, argv: list[str], own_folder: bool) -> dict:
     """What the jailed command printed, run in ``root``."""
-    sandbox = Sandbox(SandboxMode.AUTO)
-    plan = sandbox.plan(argv, root, own_folder=own_folder)
-    try:
-        completed = subprocess.run(
-            plan.argv, cwd=plan.cwd, pass_fds=plan.pass_fds, capture_output=True, text=True, timeout=60
-        )
-    finally:
-        plan.cleanup()
+    completed = run_jailed(Sandbox(SandboxMode.AUTO), argv, root, own_folder=own_folder)
     assert completed.returncode == 0, completed.stderr
     return json.loads(completed.stdout)
 

@@ -1,12 +1,14 @@
 """The league seed is a secret until the games are played: drawn at the first run, stored, reused, then published.
 
 A league file without ``seed`` draws one from the OS at its first run and stores it in its folder
-before any game is played; every later run reuses it, the report states it, a damaged stored seed
-or a file's seed that differs from it stops the league in one line with nothing written, and a bot
-that knows the public seed derivation cannot predict a built-in's hidden geister setup.
+before any game is played (readable by its owner alone); no other file holds it, ``league.json``
+included, until every game is stored; every later run reuses it, the report states it, a damaged
+stored seed or a file's seed that differs from it stops the league in one line with nothing written,
+and a bot that knows the public seed derivation cannot predict a built-in's hidden geister setup.
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -244,3 +246,56 @@ def test_a_bot_that_knows_the_seed_derivation_predicts_a_builtins_hidden_setup_o
     assert cheat_verdicts(known) == ["hit", "hit"], "the cheat works where the league file gives the seed"
     run_league(load_league(cheat_league(secret)))
     assert cheat_verdicts(secret).count("hit") < 2, "a drawn seed leaves the cheater guessing"
+
+
+class Interrupt:
+    """An ``on_progress`` that reads ``league.json`` at each call and stops the run (Ctrl-C) after ``after`` games."""
+
+    def __init__(self, output: Path, after: int | None) -> None:
+        self.output, self.after, self.manifests = output, after, []
+
+    def __call__(self, done: int, total: int) -> None:
+        self.manifests.append((done, (self.output / "league.json").read_text()))
+        if self.after is not None and done >= self.after:
+            raise KeyboardInterrupt
+
+
+def test_the_seed_is_in_no_file_a_bot_could_read_until_every_game_is_stored(ray_local, league_cli, tmp_path):
+    path = league_without_seed(tmp_path, games_per_pair=2)
+    league = load_league(path)
+    stop = Interrupt(league.output, after=1)
+    summary = run_league(league, on_progress=stop)
+    assert summary.interrupted and summary.played < summary.total == 2
+    seed = stored_seed(league.output)
+    for done, text in stop.manifests:
+        assert str(seed) not in text and '"seed_secret": true' in text, f"league.json after {done} games: {text}"
+    assert str(seed) not in (league.output / "league.json").read_text(), "a run stopped early does not publish it"
+    assert read_manifest(league.output)["seed_drawn"], "league.json still says when it was drawn"
+    mode = (league.output / SEED_FILE).stat()
+    assert mode.st_mode & 0o077 == 0 and mode.st_uid == os.geteuid(), "seed.json: its owner's alone"
+    for name in os.listdir(league.output):  # nothing else the folder holds tells it
+        if name != SEED_FILE and (league.output / name).is_file():
+            assert f'"seed": {seed}' not in (league.output / name).read_text(errors="replace"), name
+    status, _, err = league_cli("report", str(league.output))
+    assert status == 0, err
+    report = (league.output / "report.md").read_text()
+    assert "- seed: kept secret until every game of the league is played" in report and str(seed) not in report
+
+    again = Interrupt(league.output, after=None)
+    summary = run_league(load_league(path), on_progress=again)
+    assert summary.played + summary.skipped == summary.total == 2, "the rerun found the stored seed and went on"
+    assert stored_seed(league.output) == seed
+    assert all(str(seed) not in text for _, text in again.manifests), "hidden while the run played"
+    manifest = read_manifest(league.output)
+    assert manifest["seed"] == seed and "seed_secret" not in manifest, "published once every game is stored"
+    status, _, err = league_cli("report", str(league.output))
+    assert status == 0, err
+    assert f"- seed: {seed} (drawn from the OS at the first run" in (league.output / "report.md").read_text()
+
+
+def test_a_seed_the_league_file_gives_is_kept_out_of_league_json_until_the_games_are_played(ray_local, tmp_path):
+    league = load_league(write_league(tmp_path, **SMALL, seed=4242))
+    stop = Interrupt(league.output, after=None)
+    run_league(league, on_progress=stop)
+    assert all("4242" not in text for _, text in stop.manifests), "hidden while the run played"
+    assert read_manifest(league.output)["seed"] == 4242
