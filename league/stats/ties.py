@@ -42,15 +42,15 @@ def tie_classes(values: Sequence[float], tolerance: float = TIE_TOLERANCE) -> li
     return classes
 
 
-def best_first(names: Sequence[str], *keys: Sequence[float], tolerance: float = TIE_TOLERANCE) -> list[int]:
+def best_first(names: Sequence[str], *keys: Sequence[float]) -> list[int]:
     """Indices of ``names``, best first: by the first key, bots tied there by the next, then by name.
 
     Args:
         names: The bots.
-        keys: Per bot, higher is better; each compared with ``tie_classes`` (module docstring).
-        tolerance: The tie tolerance of every key.
+        keys: Per bot, higher is better; each compared with ``tie_classes`` (module docstring), as
+            ``shared_places`` compares them.
     """
-    classes = [tie_classes(key, tolerance) for key in keys]
+    classes = [tie_classes(key) for key in keys]
     return sorted(range(len(names)), key=lambda k: (*(column[k] for column in classes), names[k]))
 
 
