@@ -90,6 +90,9 @@ class Result:
         detail: A sentence a person can act on.
         plies: Actions applied.
         extra: What the game's rules report beyond that.
+        faults: Each offender's own fault, in ``offenders``' order. A game whose seats can fault in
+            different ways in one match (nimmt, fish, codevs21, geister's double fault) gives them;
+            elsewhere each offender gets the game's termination, reason code and detail.
     """
 
     scores: list[int]
@@ -100,6 +103,13 @@ class Result:
     detail: str = ""
     plies: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    faults: list[Fault] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        given = {fault.seat: fault for fault in self.faults}
+        self.faults = [
+            given.get(seat) or Fault(seat, self.termination, self.reason_code, self.detail) for seat in self.offenders
+        ]
 
     @property
     def winner(self) -> int | None:
@@ -112,6 +122,7 @@ class Result:
         data = asdict(self)
         data["termination"] = self.termination.value
         data["winner"] = self.winner
+        data["faults"] = [{**asdict(fault), "termination": fault.termination.value} for fault in self.faults]
         return data
 
 

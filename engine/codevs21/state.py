@@ -185,7 +185,14 @@ class Codevs21State(State):
             detail=detail,
             plies=self.turn,
             extra={"records": records},
+            faults=[fault for seat in offenders if (fault := self._seat_fault(seat, records[seat]))],
         )
+
+    def _seat_fault(self, seat: int, record: dict[str, Any]) -> Fault | None:
+        """A faulted seat's own fault (its record's end names its code), as ``Result.faults`` keeps it."""
+        code = str(record["end"]).removeprefix("fault:")
+        termination = next((term for term, name in FAULT_CODES.items() if name == code), None)
+        return None if termination is None else Fault(seat, termination, code, self.faults[seat])
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -311,6 +311,10 @@ class FishState(State):
             ranks=self.ranks(),
             termination=termination,
             offenders=[record["seat"] for record in faults],
+            faults=[
+                Fault(record["seat"], Termination(record["termination"]), record["kind"], record["detail"])
+                for record in faults
+            ],
             reason_code=code,
             detail=detail,
             plies=self.turn,

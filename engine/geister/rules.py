@@ -323,6 +323,11 @@ class GeisterState(State):
             ranks=ranks,
             termination=self.termination,
             offenders=list(self.offenders),
+            faults=[
+                Fault(seat, Termination(fault["termination"]), fault["reason"], fault["detail"])
+                for seat in self.offenders
+                if (fault := self.setup_faults[seat]) is not None
+            ],
             reason_code=self.reason,
             detail=self.detail,
             plies=self.plies,

@@ -386,7 +386,14 @@ class NimmtState(State):
             detail=detail,
             plies=self.plies,
             extra={"deals": self.deal, "end": self.reason, "faults": list(self.faults)},
+            faults=[self._seat_fault(seat) for seat in offenders],
         )
+
+    def _seat_fault(self, seat: int) -> Fault:
+        """A faulted seat's own fault, as ``Result.faults`` keeps it."""
+        fault = self.faults[seat]
+        assert fault is not None
+        return Fault(seat, Termination(fault["termination"]), fault["reason"], fault["detail"])
 
     def to_json(self) -> dict[str, Any]:
         return copy.deepcopy({key: getattr(self, key) for key in self.__dataclass_fields__})

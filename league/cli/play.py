@@ -162,6 +162,10 @@ def write_match_replay(path: Path, game: Game, names: list[str], seed: int, reco
     return path
 
 
+JSON_RESULT_KEYS = ("scores", "ranks", "winner", "termination", "offenders", "faults", "reason_code", "detail", "extra")
+"""What ``league play --json`` shows of the result."""
+
+
 def record_json(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord) -> dict[str, Any]:
     """The ``--json`` object of ``league play``."""
     result = record.result.to_json()
@@ -170,10 +174,7 @@ def record_json(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord
         "variant": game.variant(),
         "seed": seed,
         "seats": [{"seat": i, "name": s.name, "bot": s.describe()} for i, s in enumerate(specs)],
-        "result": {
-            key: result[key]
-            for key in ("scores", "ranks", "winner", "termination", "offenders", "reason_code", "detail", "extra")
-        },
+        "result": {key: result[key] for key in JSON_RESULT_KEYS},
         "plies": record.result.plies,
         "time_used_ms": record.time_used_ms,
         "stderr": [vars(tail) for tail in record.stderr],

@@ -4,10 +4,11 @@ A result keeps the game's own ranks (rules/<game>.md) and one termination for th
 (the first fault's). The league's standings, cross table, ratings and fault counts read it seat
 by seat, through this module alone:
 
-- ``seat_faults``: each faulted seat's own kind, reason code and detail, where the result stores
-  them per seat (nimmt's ``extra.faults[seat]``, fish's ``extra.faults`` by seat, codevs21
-  versus's ``extra.records[seat].end``, geister's double fault's ``extra.faults[seat]``); elsewhere
-  (one offender) the game's termination, reason code and detail.
+- ``seat_faults``: each faulted seat's own kind, reason code and detail, as the game's result
+  gives them (``Result.faults``, one an offender). A result stored before results had that field
+  is read from the shapes its ``extra`` kept (nimmt's and geister's ``extra.faults[seat]``, fish's
+  ``extra.faults`` by seat, codevs21 versus's ``extra.records[seat].end``), else the game's
+  termination, reason code and detail.
 - ``places``: each seat's rank as the league counts it. It is the game's rank, except that a
   faulted seat never ranks level with or above a seat that did not fault, and seats that faulted
   and share a rank (several nimmt seats failing the same request, a geister double fault) all take
@@ -56,12 +57,19 @@ def seat_faults(result: Mapping[str, Any]) -> dict[int, SeatFault]:
     if not offenders:
         return {}
     game = SeatFault(str(result["termination"]), str(result.get("reason_code") or ""), str(result.get("detail") or ""))
-    own = _own_faults(result.get("extra") or {}, game)
+    given = result.get("faults")
+    if isinstance(given, list):
+        own = {
+            int(fault["seat"]): SeatFault(str(fault["termination"]), str(fault["reason_code"]), str(fault["detail"]))
+            for fault in given
+        }
+    else:
+        own = _faults_stored_before(result.get("extra") or {}, game)
     return {seat: own.get(seat, game) for seat in offenders}
 
 
-def _own_faults(extra: Mapping[str, Any], game: SeatFault) -> dict[int, SeatFault]:
-    """The per-seat faults a result's ``extra`` stores, in the shapes the games give them."""
+def _faults_stored_before(extra: Mapping[str, Any], game: SeatFault) -> dict[int, SeatFault]:
+    """The per-seat faults a result stored before ``Result.faults`` kept in its ``extra``, in each game's shape."""
     found: dict[int, SeatFault] = {}
     faults = extra.get("faults")
     if isinstance(faults, list):

@@ -74,6 +74,8 @@ def test_the_league_holds_the_shared_ranks_the_rules_give(league):
         assert result["offenders"] == faulted
         if len(seats) == 4:
             assert sorted(result["ranks"][seat] for seat in faulted) == [3, 3]
+        kinds = {seats[seat]: fault.termination for seat, fault in given_faults(result).items()}
+        assert kinds == {name: kind for name, kind in (("sleepy", "TIMEOUT"), ("writer", "CRASH")) if name in seats}
 
 
 def test_each_bot_is_charged_its_own_faults_in_faults_csv_the_standings_and_the_list(league):
@@ -162,6 +164,22 @@ def charged(result, seats):
     return faults_by_bot([record], seats).set_index("bot").to_dict("index")
 
 
+def given_faults(result):
+    """The result's own ``faults`` (one an offender, as the game gave them), checked against an older store's reading.
+
+    A result stored before ``Result.faults`` existed is read from its ``extra``: both readings agree on
+    each seat's kind and code, and each seat's own detail is part of the game's.
+    """
+    assert [fault["seat"] for fault in result["faults"]] == result["offenders"]
+    given = seat_faults(result)
+    before = seat_faults({key: value for key, value in result.items() if key != "faults"})
+    assert {seat: (f.termination, f.reason_code) for seat, f in before.items()} == {
+        seat: (f.termination, f.reason_code) for seat, f in given.items()
+    }
+    assert all(fault.detail in result["detail"] for fault in given.values())
+    return given
+
+
 def test_fish_seats_are_each_charged_their_own_fault(play_json):
     table = [bot_command("fish_hostile.py crash 1"), bot_command("fish_hostile.py sleep 2"), "random"]
     result = play_json("fish", *table, "--set", "timeout_ms=3000", "--set", "first_timeout_ms=60000")["result"]
@@ -170,7 +188,7 @@ def test_fish_seats_are_each_charged_their_own_fault(play_json):
         "crasher": {"games": 1, "CRASH": 1, "TIMEOUT": 0, "total": 1},
         "sleeper": {"games": 1, "CRASH": 0, "TIMEOUT": 1, "total": 1},
     }
-    assert seat_faults(result)[1].reason_code == "timeout"
+    assert given_faults(result)[1].reason_code == "timeout"
     assert places(result) == [3, 2, 1]
 
 
@@ -185,7 +203,7 @@ def test_codevs21_versus_seats_are_each_charged_their_own_fault(play_json, tmp_p
         "quits": {"games": 1, "CRASH": 1, "BAD_OUTPUT": 0, "total": 1},
         "chats": {"games": 1, "CRASH": 0, "BAD_OUTPUT": 1, "total": 1},
     }
-    assert (seat_faults(result)[0].reason_code, seat_faults(result)[1].reason_code) == ("eof", "format")
+    assert (given_faults(result)[0].reason_code, given_faults(result)[1].reason_code) == ("eof", "format")
     assert places(result) == [2, 2]
 
 
@@ -194,7 +212,7 @@ def test_geister_double_fault_charges_each_seat_its_own_kind(play_json):
     duplicate, sleeper = (bot_command(f"geister_hostile.py {mode}") for mode in ("duplicate", "sleep_setup"))
     result = play_json("geister", duplicate, sleeper, "--set", "setup_timeout_s=3")["result"]
     assert result["reason_code"] == "double_fault" and result["offenders"] == [0, 1]
-    kinds = {seat: fault.termination for seat, fault in seat_faults(result).items()}
+    kinds = {seat: fault.termination for seat, fault in given_faults(result).items()}
     assert kinds[1] == "TIMEOUT" and kinds[0] != "TIMEOUT", kinds
     assert charged(result, ["duplicate", "sleeper"])["sleeper"]["TIMEOUT"] == 1
     assert places(result) == [2, 2]
