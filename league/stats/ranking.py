@@ -19,20 +19,27 @@ Why Bradley-Terry, and TrueSkill only as a column. The league's TrueSkill
 games are fed, and is never revisited. The same games fed in another order give other ratings, and
 a bot that took more points and won the head-to-head can end below the other (issue 32: five bots,
 minimax placed above mybot, which had 26 points to 24, won their games 6-4 and led Bradley-Terry).
-An order-free fit is needed. TrueSkill Through Time (the ``trueskillthroughtime`` package) is not
-among the project's dependencies (and not installable offline). TrueSkill's message passing iterated
-to convergence over all the games, with skills that do not change during a league, is the peak of a
-Thurstone-Mosteller model with a Gaussian prior: Bradley-Terry's model up to its link (normal
-instead of logistic), so it would be a second solver for nearly the same answer. Bradley-Terry is
-already the league's order-free fit, with intervals, likelihoods of superiority, place
-probabilities, settled places and separation groups (``league.stats.analysis``), and it is what
-variant ranks (``league.stats.variant_ranks``) and adaptive leagues (``league.stats.active_ranking``)
-rank by. Ranking the standings by it makes every order on the page the same one. It covers every
-format: games of two (round robin, gauntlet, sprt, adaptive) with a first-seat advantage, and tables
-of three to six seats (nimmt, fish) through their n(n-1)/2 pairwise results
-(``league.stats.pairwise``), a table resampled whole. Where every pair met equally often in both
-seats (a round robin), the strengths are in the order of the points (the score is the fit's
-sufficient statistic; Zermelo 1929), so the standings never put a bot with fewer points above one
+An order-free fit is needed.
+
+TrueSkill Through Time (the ``trueskillthroughtime`` package) lets skills drift between games; a
+league's bots do not change while it runs (an edited bot is a new version, with games of its own),
+and without drift it is TrueSkill's message passing iterated to convergence over all the games at
+once: the peak of a Thurstone-Mosteller model with a Gaussian prior, which is Bradley-Terry's model
+up to its link (normal instead of logistic). It would be a new dependency and a second solver for
+nearly the same answer (tried on this module's test of issue 32's five bots, its version 1.1.0 put
+them in Bradley-Terry's order), in pure Python and without a bootstrap: over a second for those 100
+games, where a league may hold a million.
+
+Bradley-Terry is already the league's order-free fit, with intervals, likelihoods of superiority,
+place probabilities, settled places and separation groups (``league.stats.analysis``, whose table
+is fitted once with the standings: ``Ranking.fitted``), and variant ranks
+(``league.stats.variant_ranks``) and adaptive leagues' stopping rule (``league.stats.active_ranking``,
+on seat-swapped pairs) fit the same model. It covers every format: games of two (round robin,
+gauntlet, sprt, adaptive) with a first-seat advantage, and tables of three to six seats (nimmt,
+fish) through their n(n-1)/2 pairwise results (``league.stats.pairwise``), a table resampled whole.
+Where every pair met equally often in both seats (a round robin), the strengths are in the order of
+the points (the fit's equations give more strength for more points against the same opponents;
+Zermelo 1929 without the seat term), so the standings never put a bot with fewer points above one
 with more; in a gauntlet or an adaptive league they weigh whom the points were taken from.
 
 Two kinds of league have no strengths and keep their own order-free rule, said on their pages: a
