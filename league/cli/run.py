@@ -6,7 +6,8 @@ one line and exit status 2 with nothing written; so is a folder that another run
 before any word of the plan (``league.cli.plan_text``). A run whose games failed for reasons of ours
 exits 1 and says so on its last line. A disk that refuses a write later (full, read-only) stops the
 run with one line and exit status 3 (``league.cli.main``), what is stored kept whole. Damage the run
-found in the store (a torn last line cut off, lines skipped) is told, one line each.
+found in the store (a torn last line cut off, lines skipped) is told, one line each. The run ends
+with the standings table on stderr (``league.cli.standings_table``, as ``league standings`` prints it).
 """
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(verdict_sentence(test.state, test.candidate, test.baseline, test.capped), file=sys.stderr)
     if summary.adaptive is not None:
         print(outcome_sentence(summary.adaptive), file=sys.stderr)
+    from league.cli.standings_table import print_standings
+
+    print_standings(league.output)  # the standings table on stderr, as `league standings` prints it
     print(f"report: {files[-1]}")
     from league.report.faults import fault_summary
 

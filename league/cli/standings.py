@@ -2,8 +2,9 @@
 
 It reads what is stored so far (``games.jsonl``; a run that is writing it is not disturbed, and a
 line being written is not read) and the league's manifest (``league.json``), and prints the
-standings with TrueSkill, as the report computes them (none where every game ended in a fault, as
-the report); damage in the store (a torn last line, lines
+standings table of ``league.cli.standings_table`` (the report's order: Bradley-Terry strength fitted
+to every game at once, with its interval; no ratings where every game ended in a fault, as the
+report); damage in the store (a torn last line, lines
 that are not records) is skipped and told once on stderr. ``--watch SECONDS`` redraws the table
 every few seconds until every game of the league is stored (or Ctrl-C).
 """
@@ -16,17 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console, Group
 from rich.live import Live
-from rich.table import Table
-from rich.text import Text
 
 from league.cli.args import UsageError
-from league.plan.manifest import read_manifest, scheduled_games
-from league.report.all_faults import every_game_faulted, fault_order, no_ratings_sentence
-from league.stats.qualifier import qualifier_frame
-from league.stats.ratings import league_table, ranking, ranking_places, ranking_ties
-from league.stats.ties import tie_sentence
+from league.cli.standings_table import standings_view, terminal
+from league.plan.manifest import read_manifest
 from league.store.results import league_store
 
 
@@ -45,51 +40,12 @@ def league_folder(text: str) -> tuple[Path, dict[str, Any]]:
     return folder, manifest
 
 
-def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]:
-    """The table of what is stored now, and whether every game of the league is stored."""
-    records = scheduled_games(league_store(folder).records(), manifest["game_ids"])
-    planned = len(set(manifest["game_ids"]))
-    done = len(records) >= planned
-    heading = Text(f"{manifest['name']}: {len(records)} of {planned} games stored", style="bold")
-    bots = manifest["bots"]
-    if records and all(len(record["spec"]["seats"]) == 1 for record in records):
-        frame = qualifier_frame(records, bots, manifest["variants"])
-        columns = ["place", "bot", "rank_sum", "score", "max_chain", "turns", "faults", "overflows"]
-        table = Table(*columns)
-        for row in frame.itertuples(index=False):
-            table.add_row(*(str(getattr(row, column)) for column in columns))
-        return Group(heading, table), done
-    overall = league_table(records, bots, keep_history=False)
-    unrated = every_game_faulted(records)  # then no TrueSkill: it would rate the forfeits in schedule order
-    table = Table("place", "bot", "games", "points/game", "mean rank", "W-D-L", "faults", "mu", "sigma", "mu-3σ")
-    order = fault_order(overall) if unrated else ranking(overall)
-    places = range(1, len(order) + 1) if unrated else ranking_places(overall, order)
-    for place, name in zip(places, order, strict=True):
-        standing, rating = overall.standings[name], overall.ratings[name]
-        shown = (
-            ("-", "-", "-") if unrated else (f"{rating.mu:.2f}", f"{rating.sigma:.2f}", f"{rating.conservative:.2f}")
-        )
-        table.add_row(
-            str(place),
-            name,
-            str(standing.games),
-            f"{standing.points_per_game:.3f}",
-            f"{standing.mean_rank:.2f}",
-            f"{standing.wins}-{standing.draws}-{standing.losses}",
-            str(standing.faults),
-            *shown,
-        )
-    ties = [] if unrated else ranking_ties(overall, order)
-    sentences = [no_ratings_sentence(records)] if unrated else [tie_sentence(ties, "conservative TrueSkill and points")]
-    return Group(heading, table, *(Text(sentence) for sentence in sentences if sentence)), done
-
-
 def cmd_standings(args: argparse.Namespace) -> int:
     """Print the standings of a league folder (redrawn every ``--watch`` seconds until the league is done)."""
     folder, manifest = league_folder(args.folder)
     for problem in league_store(folder).problems():  # once, not at every redraw
         print(f"league: {problem}", file=sys.stderr)
-    console = Console() if sys.stdout.isatty() else Console(width=200)  # piped: no truncated columns
+    console = terminal()
     view, done = standings_view(folder, manifest)
     if args.watch is None or done:
         console.print(view)

@@ -50,7 +50,8 @@ from league.report.tables import (
     standings_frame,
 )
 from league.report.variants import VARIANT_CHARTS, variants_report
-from league.stats.ratings import LeagueTable, league_table, ranking, ranking_places, ranking_ties
+from league.stats.ranking import RULE, TIE_WHAT, Ranking, rank_league
+from league.stats.ratings import LeagueTable, league_table, trueskill_order
 from league.stats.ties import tie_sentence
 from league.store.results import ResultStore, league_store
 
@@ -250,12 +251,13 @@ def _solo_parts(games: LeagueGames) -> ReportParts:
 
 
 def _league_parts(games: LeagueGames) -> ReportParts:
-    """Standings, cross table and TrueSkill; strengths and the evidence for them; the variants compared."""
+    """Standings (by ``league.stats.ranking``), cross table and TrueSkill; strengths and the evidence; the variants."""
     records, bots = games.records, games.bots
     overall = league_table(records, bots)
     if every_game_faulted(records):
         return _all_faults_parts(records, overall)
-    order = ranking(overall)
+    ranked = rank_league(bots, records)
+    order = ranked.order
     per_variant = {
         v: league_table([r for r in records if r["spec"]["variant"] == v], bots, keep_history=False)
         for v in games.variants
@@ -263,7 +265,7 @@ def _league_parts(games: LeagueGames) -> ReportParts:
     crosses, cross_meaning = cross_table(records, order)
     parts = ReportParts(
         tables={
-            "standings.csv": standings_frame(overall, order, ranking_places(overall, order)),
+            "standings.csv": standings_frame(overall, order, ranked),
             "ratings.csv": ratings_frame({"all": overall} | per_variant, order),
             "cross_table.csv": crosses,
         },
@@ -278,24 +280,23 @@ def _league_parts(games: LeagueGames) -> ReportParts:
             "Standings",
             [
                 Table(parts.tables["standings.csv"], STANDINGS_NOTES, name="standings"),
-                *_tied_standings(overall, order),
+                *_tied_standings(ranked),
                 Paragraph(cross_meaning),
                 Table(crosses, name="cross"),
-                Chart("ratings.png", "TrueSkill mu with 3 sigma either side."),
+                Chart("ratings.png", "TrueSkill mu with 3 sigma either side (a column, not the order)."),
                 Chart("matrix.png", "Each bot's score rate (points by rank) against each other bot."),
                 Chart("convergence.png", "Conservative TrueSkill after every game, in schedule order."),
             ],
         )
     )
-    parts.add(strength_report(bots, records, order))
+    parts.add(strength_report(bots, records, trueskill_order(overall), ranked.fitted))
     parts.add(variants_report(bots, records, games.variants, GAMES.get(games.game_name)))
     return parts
 
 
-def _tied_standings(overall: LeagueTable, order: list[str]) -> list[Paragraph]:
+def _tied_standings(ranked: Ranking) -> list[Paragraph]:
     """The sentence naming the standings' exact ties, if there are any."""
-    runs = ranking_ties(overall, order)
-    return [Paragraph(tie_sentence(runs, "conservative TrueSkill and points"))] if runs else []
+    return [Paragraph(tie_sentence(ranked.ties, TIE_WHAT))] if ranked.ties else []
 
 
 def _all_faults_parts(records: list[dict[str, Any]], overall: LeagueTable) -> ReportParts:
@@ -320,8 +321,8 @@ def method_notes(records: list[dict[str, Any]], score_label: str | None = None) 
     named = score_label and score_label != "score"
     scores = f"the game's own score, here {score_label}" if named else "the game's own score"
     return [
-        "place is the order by conservative TrueSkill (below), which weighs whom each game was won"
-        " against; points, mean_rank and the Bradley-Terry strengths may order close bots otherwise.",
+        f"place is {RULE}. Where every pair of bots met equally often in both seats (a round robin), that is"
+        " the order of the points; in a gauntlet or an adaptive league it weighs whom the points were taken from.",
         "Points by rank: 1 for first, 0 for last, linear between; seats that tie share the places they"
         " span (between two seats: win 1, draw 1/2, loss 0); points_per_game is 1/2 for an average"
         " bot at any table size. Wins are games ranked first alone, draws first with others, losses"
@@ -333,8 +334,10 @@ def method_notes(records: list[dict[str, Any]], score_label: str | None = None) 
         " the same moment in a game of two both rank 2, a loss and no points for each. Between them such a tie"
         " is a draw: in the cross table, TrueSkill and the Bradley-Terry strengths, which read the same ranks."
         " The faults column and the Faults section charge each seat its own fault.",
-        "TrueSkill (mu, sigma, conservative = mu - 3 sigma) is updated game by game in schedule order"
-        + (", with its multi-player update from every seat's rank (equal ranks are ties)." if tables else "."),
+        "TrueSkill (mu, sigma, conservative = mu - 3 sigma) is a column for comparison, never the order: it is"
+        " updated game by game in schedule order"
+        + (", with its multi-player update from every seat's rank (equal ranks are ties)" if tables else "")
+        + ", so the same games fed in another order would give other figures.",
         "Games that failed for reasons of ours (INFRA_ERROR) are never scored; the next run plays them again.",
     ]
 

@@ -15,13 +15,14 @@ import pandas as pd
 from league.report import charts
 from league.report.page import Bullets, Chart, Paragraph, ReportParts, Section, Table
 from league.stats.analysis import Assessment, assess
+from league.stats.strength import StrengthEstimate
 from league.stats.ties import tie_sentence
 
 STRENGTH_NOTES = (
     (
         "place",
-        "the order by Bradley-Terry strength (it may differ from TrueSkill's, which depends on game order); bots of"
-        " equal strength share a place and are listed by name",
+        "the order by Bradley-Terry strength, the standings' order (TrueSkill's may differ: it depends on the"
+        " order the games were fed); bots of equal strength share a place and are listed by name",
     ),
     ("elo / low_95 / high_95", "strength on the Elo scale (mean 0) and its 95% interval"),
     ("sd", "the rating's standard deviation used for the likelihood of superiority"),
@@ -50,9 +51,21 @@ NEIGHBOUR_NOTES = (
 )
 
 
-def strength_report(bots: Sequence[str], records: list[dict[str, Any]], trueskill_order: Sequence[str]) -> ReportParts:
-    """``strength.csv``, ``los.csv``, ``rank_probabilities.csv``, their charts, sections and the verdict."""
-    found = assess(bots, records, trueskill_order)
+def strength_report(
+    bots: Sequence[str],
+    records: list[dict[str, Any]],
+    trueskill_order: Sequence[str],
+    fitted: StrengthEstimate | None = None,
+) -> ReportParts:
+    """``strength.csv``, ``los.csv``, ``rank_probabilities.csv``, their charts, sections and the verdict.
+
+    Args:
+        bots: Every bot of the league.
+        records: Its scored games.
+        trueskill_order: The bots best first by conservative TrueSkill (compared with Bradley-Terry).
+        fitted: The strengths the standings were ranked by (``league.stats.ranking``), fitted once.
+    """
+    found = assess(bots, records, trueskill_order, fitted=fitted)
     parts = ReportParts()
     parts.tables |= {
         "strength.csv": found.strength,

@@ -1,11 +1,14 @@
 """The report's tables of results: standings, TrueSkill per variant, the cross table and the faults.
 
-Each is a pandas DataFrame computed from the scored records in schedule order; the column notes
-say what every column means, for the report to print under its table.
+Each is a pandas DataFrame computed from the scored records; the column notes say what every
+column means, for the report to print under its table. The standings' order is
+``league.stats.ranking``'s (Bradley-Terry strength fitted to every game at once); TrueSkill, rated
+game by game in schedule order, is a column beside it.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -13,13 +16,14 @@ from typing import Any
 import pandas as pd
 
 from league.stats.placing import places, seat_faults
+from league.stats.ranking import RULE, Ranking
 from league.stats.ratings import LeagueTable
 
 STANDINGS_NOTES = (
+    ("place", f"{RULE}; the strength table below has the same order"),
     (
-        "place",
-        "the order by conservative TrueSkill (mu - 3 sigma), which weighs whom each game was won against, then"
-        " points; bots equal in both share a place and are listed by name",
+        "elo / low_95 / high_95",
+        "Bradley-Terry strength on the Elo scale (mean 0) and its 95% interval, as in the strength table",
     ),
     ("games", "games scored (games that failed for reasons of ours are never scored)"),
     (
@@ -38,22 +42,28 @@ STANDINGS_NOTES = (
     ("wins / draws / losses", "games ranked first alone / first with others / anything below first"),
     ("faults", "games in which the bot faulted itself (timeout, crash, bad output, illegal move), whoever else did"),
     ("score_sum / mean_score", "the game's own score, summed exactly and averaged per game"),
-    ("mu / sigma", "TrueSkill's skill estimate and its uncertainty, rated game by game in schedule order"),
-    ("conservative", "mu - 3 sigma: a skill the bot has with high confidence"),
+    (
+        "mu / sigma / conservative",
+        "TrueSkill's skill estimate, its uncertainty and mu - 3 sigma, for comparison only: rated game by game in"
+        " schedule order, so the same games fed in another order would give other figures; never the order",
+    ),
 )
 
 
-def standings_frame(table: LeagueTable, order: Sequence[str], places: Sequence[int] | None = None) -> pd.DataFrame:
+def standings_frame(table: LeagueTable, order: Sequence[str], ranked: Ranking | None = None) -> pd.DataFrame:
     """One row per bot, best first: points by rank and per game, mean rank, wins/draws/losses, faults, ratings.
 
     Args:
         table: The league's results.
-        order: The bots best first.
-        places: Per bot of ``order``, its place (tied bots share one); default 1, 2, 3, ...
+        order: The bots best first (``ranked.order`` where there is a ranking).
+        ranked: The standings' ranking (places and strengths); None: places 1, 2, 3, ... and no strengths
+            (a league whose every game ended in a fault).
     """
     rows = []
-    for place, name in zip(places or range(1, len(order) + 1), order, strict=True):
+    places = ranked.places if ranked is not None else range(1, len(order) + 1)
+    for place, name in zip(places, order, strict=True):
         standing, rating = table.standings[name], table.ratings[name]
+        elo, low, high = ranked.strength(name) if ranked is not None else (math.nan,) * 3
         rows.append(
             {
                 "place": place,
@@ -68,6 +78,9 @@ def standings_frame(table: LeagueTable, order: Sequence[str], places: Sequence[i
                 "faults": standing.faults,
                 "score_sum": str(standing.score_sum),
                 "mean_score": standing.mean_score,
+                "elo": round(elo, 1),
+                "low_95": round(low, 1),
+                "high_95": round(high, 1),
                 "mu": round(rating.mu, 3),
                 "sigma": round(rating.sigma, 3),
                 "conservative": round(rating.conservative, 3),

@@ -1,7 +1,8 @@
 """Ratings and evidence, from stored results alone: pure functions of records, no files, no Ray.
 
 ``placing`` (a result seat by seat: each seat's own fault, its place as the league counts it),
-``ratings`` with ``trueskill_fast`` (TrueSkill in schedule order), ``bradley_terry`` (the
+``ratings`` with ``trueskill_fast`` (the standings' counts, TrueSkill in schedule order),
+``ranking`` (the standings' one order: Bradley-Terry on every game at once), ``bradley_terry`` (the
 order-free fit), ``pairwise`` (head-to-head tables), ``strength`` (bootstrap, LOS, place
 probabilities), ``evidence``, ``cycles``, ``separation`` (groups that never lost a point to
 the groups below: gaps the data bound from below only) and ``verdict`` (are strong programs strong?),

@@ -140,6 +140,7 @@ def assess(
     trueskill_order: Sequence[str],
     samples: int = 200,
     seed: int | None = None,
+    fitted: StrengthEstimate | None = None,
 ) -> Assessment:
     """Ratings, their uncertainty and the evidence that the ranking is real (module docstring).
 
@@ -152,10 +153,14 @@ def assess(
             Carlo error is at most ``DESIGN_EFFECT_SE`` (``league.stats.strength``).
         seed: Seeds the resampling (default: drawn from the games' own seeds, which the league seed
             decides): the same games always give the same figures, whatever the bots' list order.
+        fitted: The strengths already estimated from the same ``bots``, ``records``, ``samples`` and
+            ``seed`` (``league.stats.ranking.Ranking.fitted``, the standings' own), so that they are
+            fitted once; default: estimated here.
     """
     results = pairwise_results(bots, records)
     seed = games_seed(records) if seed is None else seed
-    fitted = estimate(results, samples, seed, target_se=DESIGN_EFFECT_SE)
+    if fitted is None:
+        fitted = estimate(results, samples, seed, target_se=DESIGN_EFFECT_SE)
     names = results.bots
     order = best_first(names, fitted.elo.tolist())
     ranked = [names[k] for k in order]

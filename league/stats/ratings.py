@@ -1,16 +1,19 @@
-"""Standings and TrueSkill ratings of a league, from its stored games, in schedule order.
+"""Standings counts and TrueSkill ratings of a league, from its stored games, in schedule order.
 
-Ratings are applied in the schedule's order (each record carries its schedule index), never in
-the order workers finished, so the same games always give the same ratings. Games that ended
-in INFRA_ERROR are ours, not the bots': they are never scored. Standings and ratings read each
-seat's rank from ``league.stats.placing.places`` (the game's rank, faulted seats never level with or
-above a seat without a fault), so that they agree with each other and with the strengths.
+These are the standings' columns, not their order: the bots are placed by Bradley-Terry strength
+fitted to every game at once (``league.stats.ranking``), since TrueSkill's online updates depend on
+the order the games are fed. TrueSkill is applied in the schedule's order (each record carries its
+schedule index), never in the order workers finished, so the same stored games always give the
+same TrueSkill column. Games that ended in INFRA_ERROR are ours, not the bots': they are never
+scored. Standings and ratings read each seat's rank from ``league.stats.placing.places`` (the
+game's rank, faulted seats never level with or above a seat without a fault), so that they agree
+with each other and with the strengths.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
@@ -19,7 +22,7 @@ import trueskill
 
 from engine.core import Termination
 from league.stats.placing import place_points, places
-from league.stats.ties import best_first, shared_places, tied_runs
+from league.stats.ties import best_first
 from league.stats.trueskill_fast import Multiplayer, OneVsOne
 
 INFRA_ERROR = Termination.INFRA_ERROR.value
@@ -210,22 +213,12 @@ def _tally(table: LeagueTable, seats: list[str], scores: list[Any], ranks: list[
             tally[1] += 1
 
 
-def ranking(table: LeagueTable) -> list[str]:
-    """Bot names best first: conservative rating, then points, then name (``league.stats.ties``)."""
+def trueskill_order(table: LeagueTable) -> list[str]:
+    """Bot names best first by conservative TrueSkill, then points, then name (``league.stats.ties``).
+
+    Not the standings' order (``league.stats.ranking`` is): TrueSkill here depends on the order the
+    games are fed. The report compares it with the Bradley-Terry order (``league.stats.evidence.agreement``).
+    """
     names = list(table.ratings)
-    return [names[k] for k in best_first(names, *_ranking_keys(table, names))]
-
-
-def ranking_places(table: LeagueTable, order: Sequence[str]) -> list[int]:
-    """Per bot of ``order`` (``ranking``'s), its place: bots equal in rating and points share one."""
-    return shared_places(range(len(order)), *_ranking_keys(table, order))
-
-
-def ranking_ties(table: LeagueTable, order: Sequence[str]) -> list[list[str]]:
-    """The runs of bots of ``order`` equal in conservative rating and in points, each by name."""
-    return tied_runs(order, range(len(order)), *_ranking_keys(table, order))
-
-
-def _ranking_keys(table: LeagueTable, names: Sequence[str]) -> tuple[list[float], list[float]]:
-    """What ``ranking`` orders by, per bot of ``names``: conservative rating, points."""
-    return [table.ratings[name].conservative for name in names], [table.standings[name].points for name in names]
+    keys = [table.ratings[name].conservative for name in names], [table.standings[name].points for name in names]
+    return [names[k] for k in best_first(names, *keys)]

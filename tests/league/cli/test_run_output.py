@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import league.cli.run
@@ -124,3 +125,36 @@ def test_a_league_whose_every_game_is_a_crash_gets_standings_and_a_sentence_and_
     status, out, err = league_cli("standings", str(report))
     assert status == 0, err
     assert "no ratings are given" in " ".join(out.split()) and "27." not in out  # TrueSkill's mu is never shown
+
+
+def test_a_run_ends_with_the_standings_table_in_the_reports_order(ray_local, league_cli, tmp_path):
+    """Two real program bots and two built-ins: the run's last table is `league standings`' and the report's."""
+    programs = Path(__file__).parents[2] / "bots"
+    bots = [{"name": "random", "builtin": "versus2048.random"}, {"name": "greedy", "builtin": "versus2048.greedy"}]
+    for name in ("judge_a", "judge_b"):
+        folder = tmp_path / name
+        folder.mkdir()
+        for module in ("v2048_judge_style.py", "botio.py", "v2048lib.py"):
+            shutil.copy(programs / module, folder)
+        bots.append({"name": name, "command": [sys.executable, "v2048_judge_style.py"], "cwd": str(folder)})
+    path = write_league(tmp_path, bots=bots, games_per_pair=2)
+    status, out, err = league_cli("run", str(path), "--quiet")
+    assert status == 0, err
+    assert out == f"report: {tmp_path / 'out' / 'index.html'}\n"
+    standings = pd.read_csv(tmp_path / "out" / "standings.csv")
+    assert len(standings) == 4 and standings["games"].tolist() == [6] * 4
+    table = err[err.index("tiny: 12 of 12 games stored") :]
+    header = table.splitlines()[2]
+    for column in ("place", "bot", "games", "points", "elo", "95%"):
+        assert column in header, header
+    rows = [line.split("│")[1:-1] for line in table.splitlines() if line.count("│") > 5 and "place" not in line]
+    shown = [[cell.strip() for cell in row] for row in rows]
+    assert [row[1] for row in shown] == standings["bot"].tolist(), "the run's order is the report's"
+    assert [int(row[0]) for row in shown] == standings["place"].tolist()
+    assert [float(row[3]) for row in shown] == standings["points"].tolist()
+    assert [float(row[8]) for row in shown] == standings["elo"].tolist()
+    low_high = [[float(end) for end in row[9].split(" to ")] for row in shown]
+    assert low_high == standings[["low_95", "high_95"]].values.tolist()
+    assert "place: the order by Bradley-Terry strength (elo), fitted to every game at once" in " ".join(table.split())
+    status, printed, _ = league_cli("standings", str(tmp_path / "out"))
+    assert status == 0 and printed.split("\n", 1)[1] in table, "the same table as `league standings`"

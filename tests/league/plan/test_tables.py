@@ -4,6 +4,7 @@ import itertools
 import json
 from collections import Counter
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -280,4 +281,8 @@ def test_a_table_league_plays_resumes_and_reports_by_rank(ray_local, tmp_path):
     assert "Each game of n seats counts as its n(n-1)/2 pairwise results" in report
     assert "multi-player update from every seat's rank" in report
     assert "score_sum and mean_score are the game's own score, here bullheads (lower is better)" in report
-    assert "place is the order by conservative TrueSkill" in report
+    assert "place is the order by Bradley-Terry strength (elo), fitted to every game at once" in report
+    assert "never the order" in report
+    standings, strength = (pd.read_csv(league.output / name) for name in ("standings.csv", "strength.csv"))
+    assert standings["bot"].tolist() == strength["bot"].tolist(), "one order on the page"
+    assert standings["elo"].tolist() == strength["elo"].tolist()

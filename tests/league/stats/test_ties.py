@@ -7,7 +7,8 @@ import pytest
 from benchmarks.simulated_records import record
 from league.report.strength import strength_report
 from league.stats.analysis import assess
-from league.stats.ratings import league_table, ranking, ranking_places, ranking_ties
+from league.stats.ranking import rank_league
+from league.stats.ratings import league_table
 from league.stats.ties import TIE_TOLERANCE, best_first, shared_places, tie_classes, tie_sentence, tied_runs
 
 from .simulated_leagues import elo_model, round_robin
@@ -95,8 +96,9 @@ def test_bots_with_identical_results_are_tied_by_name_in_the_report(reverse):
 def test_standings_tied_in_rating_and_points_share_a_place_by_name():
     drawn = [record(k, seats, [1, 1], k // 2) for k, seats in enumerate([["zeta", "alpha"], ["alpha", "zeta"]] * 3)]
     table = league_table(drawn, ["zeta", "idle", "alpha"])
-    assert table.ratings["alpha"].conservative == table.ratings["zeta"].conservative > 0
-    order = ranking(table)
-    assert order == ["alpha", "zeta", "idle"]
-    assert ranking_places(table, order) == [1, 1, 3]
-    assert ranking_ties(table, order) == [["alpha", "zeta"]]
+    assert table.standings["alpha"].points == table.standings["zeta"].points
+    ranked = rank_league(["zeta", "idle", "alpha"], drawn)
+    assert ranked.strength("alpha")[0] == pytest.approx(ranked.strength("zeta")[0], abs=TIE_TOLERANCE)
+    assert ranked.order == ["alpha", "zeta", "idle"]
+    assert ranked.places == [1, 1, 3]
+    assert ranked.ties == [["alpha", "zeta"]]

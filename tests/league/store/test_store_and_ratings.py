@@ -1,11 +1,11 @@
-"""The results store survives crashes; ratings follow the schedule, not the finishing order."""
+"""The results store survives crashes; TrueSkill follows the schedule, not the finishing order."""
 
 import random
 
 import pytest
 import trueskill
 
-from league.stats.ratings import league_table, ranking
+from league.stats.ratings import league_table, trueskill_order
 from league.stats.trueskill_fast import Multiplayer, OneVsOne
 from league.store.results import ResultStore
 
@@ -50,7 +50,7 @@ def test_ratings_do_not_depend_on_the_order_records_arrive():
     rng.shuffle(shuffled)
     one, two = league_table(records, "abcd"), league_table(shuffled, "abcd")
     assert {n: (r.mu, r.sigma) for n, r in one.ratings.items()} == {n: (r.mu, r.sigma) for n, r in two.ratings.items()}
-    assert ranking(one) == ranking(two)
+    assert trueskill_order(one) == trueskill_order(two)
 
 
 def test_infra_errors_are_never_scored():

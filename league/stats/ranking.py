@@ -1,0 +1,128 @@
+"""Who won? The one order of the standings: Bradley-Terry strengths fitted to every game at once.
+
+The report's standings, ``league standings``, the table ``league run`` ends with and the report's
+strength table all order the bots by this rule, computed here (``rank_league``) and nowhere else:
+
+1. Each bot's Bradley-Terry strength (``league.stats.bradley_terry``: the peak of the posterior of
+   every scored game at once, on the Elo scale, with the first-seat advantage in games of two and
+   without a seat term at tables), with the 95% interval of ``league.stats.strength`` (the hull of
+   a bootstrap over the games' resampling units and the model's own interval). Highest first.
+2. Exact ties (``league.stats.ties``: strengths within a millionth of an Elo) share a place and
+   are listed by name; the page says who is tied.
+3. Bots without games have no strength: they come last, sharing the last place, by name.
+
+The fit sees the games as a set: the same games in any order, stored or played, give the same
+strengths and places (to the solver's last bits, which ``league.stats.ties`` never compares).
+
+Why Bradley-Terry, and TrueSkill only as a column. The league's TrueSkill
+(``league.stats.ratings``) is an online filter: every game moves the ratings once, in the order the
+games are fed, and is never revisited. The same games fed in another order give other ratings, and
+a bot that took more points and won the head-to-head can end below the other (issue 32: five bots,
+minimax placed above mybot, which had 26 points to 24, won their games 6-4 and led Bradley-Terry).
+An order-free fit is needed.
+
+TrueSkill Through Time (the ``trueskillthroughtime`` package) lets skills drift between games; a
+league's bots do not change while it runs (an edited bot is a new version, with games of its own),
+and without drift it is TrueSkill's message passing iterated to convergence over all the games at
+once: the peak of a Thurstone-Mosteller model with a Gaussian prior, which is Bradley-Terry's model
+up to its link (normal instead of logistic). It would be a new dependency and a second solver for
+nearly the same answer (tried on this module's test of issue 32's five bots, its version 1.1.0 put
+them in Bradley-Terry's order), in pure Python and without a bootstrap: over a second for those 100
+games, where a league may hold a million.
+
+Bradley-Terry is already the league's order-free fit, with intervals, likelihoods of superiority,
+place probabilities, settled places and separation groups (``league.stats.analysis``, whose table
+is fitted once with the standings: ``Ranking.fitted``), and variant ranks
+(``league.stats.variant_ranks``) and adaptive leagues' stopping rule (``league.stats.active_ranking``,
+on seat-swapped pairs) fit the same model. It covers every format: games of two (round robin,
+gauntlet, sprt, adaptive) with a first-seat advantage, and tables of three to six seats (nimmt,
+fish) through their n(n-1)/2 pairwise results (``league.stats.pairwise``), a table resampled whole.
+Where every pair met equally often in both seats (a round robin), the strengths are in the order of
+the points (the fit's equations give more strength for more points against the same opponents;
+Zermelo 1929 without the seat term), so the standings never put a bot with fewer points above one
+with more; in a gauntlet or an adaptive league they weigh whom the points were taken from.
+
+Two kinds of league have no strengths and keep their own order-free rule, said on their pages: a
+solo league (nobody played anybody) is ranked as the CODE VS 2.1 qualifier was
+(``league.stats.qualifier``: sums over the same seeds), and a league whose every game ended in a
+fault rates nobody (``league.report.all_faults``: points, then fewer faults).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from league.stats.analysis import games_seed
+from league.stats.pairwise import pairwise_results
+from league.stats.strength import DESIGN_EFFECT_SE, StrengthEstimate, estimate
+from league.stats.ties import best_first, shared_places, tied_runs
+
+RULE = (
+    "the order by Bradley-Terry strength (elo), fitted to every game at once, so the order the games were"
+    " played or stored in changes nothing; bots of equal strength share a place and are listed by name, bots"
+    " without games come last"
+)
+"""The rule in words, for the standings' legend (the report's and the terminal's)."""
+
+TIE_WHAT = "Bradley-Terry strength"
+"""What tied bots are tied on, for ``league.stats.ties.tie_sentence``."""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The standings' order of a league (module docstring) and the strengths it comes from.
+
+    Attributes:
+        order: Every bot of the league, best first.
+        places: Per bot of ``order``, its place (tied bots share the best of theirs).
+        ties: Runs of bots with games whose strengths are equal, best first, each by name.
+        unrated: The bots without games (last in ``order``).
+        fitted: The Bradley-Terry estimate, its bots those with games (``fitted.bots``).
+        seed: The seed its resamples were drawn from.
+    """
+
+    order: list[str]
+    places: list[int]
+    ties: list[list[str]]
+    unrated: list[str]
+    fitted: StrengthEstimate
+    seed: int
+
+    def strength(self, name: str) -> tuple[float, float, float]:
+        """A bot's strength and the low and high ends of its 95% interval (Elo; NaN for a bot without games)."""
+        if name not in self.fitted.bots:
+            return math.nan, math.nan, math.nan
+        k = self.fitted.bots.index(name)
+        return float(self.fitted.elo[k]), float(self.fitted.low[k]), float(self.fitted.high[k])
+
+
+def rank_league(
+    bots: Sequence[str], records: Sequence[dict[str, Any]], samples: int = 200, seed: int | None = None
+) -> Ranking:
+    """The bots best first by the standings' rule (module docstring), with their strengths.
+
+    Args:
+        bots: Every bot of the league.
+        records: Its scored games, in any order (games of one seat and INFRA_ERROR games count for nothing).
+        samples: Bootstrap resamples drawn first; more are drawn until the design effect's Monte Carlo
+            error is at most ``league.stats.strength.DESIGN_EFFECT_SE``, as the report's strength table does.
+        seed: Seeds the resampling (default: drawn from the games' own seeds, in no order of theirs).
+    """
+    results = pairwise_results(bots, records)
+    seed = games_seed(records) if seed is None else seed
+    fitted = estimate(results, samples, seed, target_se=DESIGN_EFFECT_SE)
+    names = [*results.bots, *results.unrated]
+    elo = [*(float(value) for value in fitted.elo), *(math.nan for _ in results.unrated)]
+    order = best_first(names, elo)
+    rated = [k for k in order if k < len(results.bots)]
+    return Ranking(
+        order=[names[k] for k in order],
+        places=shared_places(order, elo),
+        ties=tied_runs(names, rated, elo),
+        unrated=list(results.unrated),
+        fitted=fitted,
+        seed=seed,
+    )
