@@ -55,10 +55,21 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """
     names = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else list(dict.fromkeys(COMMAND_MODULES.values()))
     parser = argparse.ArgumentParser(prog="league", description="Round-robin leagues for game-AI bots.")
+    parser.add_argument("--version", action="version", version=f"league {installed_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     for name in names:
         importlib.import_module(f"league.cli.{name}").add_commands(commands)
     return parser
+
+
+def installed_version() -> str:
+    """The version of the installed ``league`` distribution (its metadata: pyproject.toml's ``version``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("league")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed: no version; pip install -e . gives it one)"
 
 
 def _terminated(signum: int, frame: Any) -> None:

@@ -199,4 +199,6 @@ def add_commands(commands: Any) -> None:
     run.add_argument("--fresh", action="store_true", help="forget stored games and start over")
     run.add_argument("--set", action="append", metavar="KEY=VALUE", help="a variant key for every variant")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--output", metavar="DIR", help="the report folder (instead of the file's output)")
+    run.add_argument("--concurrency", metavar="N", help="games at once (instead of the file's concurrency)")
     run.set_defaults(handler=cmd_run)

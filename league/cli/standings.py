@@ -1,5 +1,7 @@
 """``league standings DIR``: the league table in the terminal, also while the league is still running.
 
+``DIR`` is the league's output folder, or its league file (read for the folder: its ``output``).
+
 It reads what is stored so far (``games.jsonl``; a run that is writing it is not disturbed, and a
 line being written is not read) and the league's manifest (``league.json``), and prints the
 standings table of ``league.cli.standings_table`` (the report's order: Bradley-Terry strength fitted
@@ -26,12 +28,22 @@ from league.store.results import league_store
 
 
 def league_folder(text: str) -> tuple[Path, dict[str, Any]]:
-    """A league's report folder and its manifest.
+    """A league's report folder and its manifest, given the folder or the league's file (its ``output``).
 
     Raises:
-        UsageError: The folder is missing, or holds no league (no league.json).
+        UsageError: The folder is missing, holds no league (no league.json), or the league file
+            cannot be read.
     """
     folder = Path(text)
+    if folder.is_file():  # a league file: its report folder is its output
+        from league.plan.config import ConfigError, load_league
+
+        try:
+            folder = load_league(folder).output
+        except ConfigError as error:
+            raise UsageError(str(error)) from None
+        if not folder.is_dir():
+            raise UsageError(f"{folder}: no such folder yet; `league run {text}` writes its games there")
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such folder; give a league's output folder (e.g. reports/quickstart)")
     manifest = read_manifest(folder)
@@ -71,6 +83,10 @@ def _seconds(text: str) -> float:
 def add_commands(commands: Any) -> None:
     """Register ``standings`` on the ``league`` parser."""
     standings = commands.add_parser("standings", help="print a league's standings so far (while it runs, too)")
-    standings.add_argument("folder", help="the league's output folder (holds games.jsonl and league.json)")
+    standings.add_argument(
+        "folder",
+        metavar="DIR|FILE.yaml",
+        help="the league's output folder (holds games.jsonl and league.json), or its league file",
+    )
     standings.add_argument("--watch", type=_seconds, metavar="SECONDS", help="redraw every SECONDS until done")
     standings.set_defaults(handler=cmd_standings)

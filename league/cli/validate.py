@@ -23,10 +23,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Check a league file and say what it will do (with ``--cluster`` or ``--address``, as a cluster run would).
 
     The schedule is counted, never built (``league.cluster.estimate``); unless ``--no-estimate``, a few
-    sample games are played here to tell the time and the store's size, with a warning past a day.
+    sample games are played here to tell the time, the store's size and the replay pages'
+    (``league.report.replay_size``), with a warning past a day or past the free disk.
     """
-    from league.cluster.estimate import estimate
     from league.plan.league_schedule import planned_schedule
+    from league.report.replay_size import estimate_with_replays
 
     league = load(args, create_output=False)
     checked = bool(args.cluster or args.address)  # RAY_ADDRESS alone only makes it a cluster's league
@@ -47,7 +48,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
-        sized = estimate(league, specs, on_start=tell)
+        sized = estimate_with_replays(league, specs, on_start=tell)
         print("\n".join(f"  {line}" for line in sized.lines()))
         for warning in sized.warnings(league):
             print(f"league: WARNING: {league.path}: {warning}", file=sys.stderr)

@@ -7,6 +7,8 @@ millions of games is told in a moment and in little memory. ``estimate`` plays a
 would miss the pairing whose games are long) and scales their times and their stored records up to
 the whole league: the time at the league's concurrency and the bytes of ``games.jsonl`` and
 ``moves.jsonl``, told in units people read, with a warning for a league past a day or past its disk.
+Each sample game is also shown to ``on_game``: ``league.report.replay_size`` builds its replay
+page there, to add the report's replay pages to the estimate.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ class Estimate:
         games: Games in the league.
         workers: The league's concurrency.
         budget_s: Seconds after which no sample game was started.
+        replays_bytes: Bytes of the report's ``replays/`` (the games' pages and ``highlights.html``);
+            None where they were not counted (``league.report.replay_size`` counts them).
+        replay_pages: The games' replay pages the report writes (``highlights.html`` not counted).
     """
 
     seconds: float
@@ -57,9 +62,16 @@ class Estimate:
     games: int
     workers: int
     budget_s: float = SAMPLE_BUDGET_S
+    replays_bytes: float | None = None
+    replay_pages: int = 0
+
+    @property
+    def folder_bytes(self) -> float:
+        """Bytes of the store and the replay pages: most of the report folder (its report, tables and charts aside)."""
+        return self.games_bytes + self.moves_bytes + (self.replays_bytes or 0.0)
 
     def lines(self) -> list[str]:
-        """The estimate for people: the time and the store's size, each on one line."""
+        """The estimate for people: the time, the store's size and the replay pages' size, each on one line."""
         sampled = f"from {plural(self.played, 'sample game')} spread over the schedule"
         if self.played < self.planned:
             sampled = (
@@ -67,10 +79,18 @@ class Estimate:
                 f" {duration(self.budget_s)}: the games of the pairings and variants not sampled may take longer)"
             )
         store = self.games_bytes + self.moves_bytes
-        return [
+        lines = [
             f"estimated time: about {duration(self.seconds)} with {plural(self.workers, 'worker')}, {sampled}",
             f"estimated store: about {size(store)} (games.jsonl {size(self.games_bytes)},"
             f" moves.jsonl {size(self.moves_bytes)})",
+        ]
+        if self.replays_bytes is None:
+            return lines
+        return [
+            *lines,
+            f"estimated replay pages: about {size(self.replays_bytes)} ({plural(self.replay_pages, 'game page')} and"
+            f" highlights.html in replays/); with the store, {size(self.folder_bytes)} of the report folder (its"
+            " report, tables and charts aside)",
         ]
 
     def warnings(self, league: League) -> list[str]:
@@ -83,11 +103,12 @@ class Estimate:
                 " (`league run --address`)"
             )
         free = free_bytes(league.output)
-        store = self.games_bytes + self.moves_bytes
+        store = self.folder_bytes
         if free is not None and store > free:
             out.append(
-                f"its store would take about {size(store)}, more than the {size(free)} free on the disk of"
-                f" {league.output}; {_fewer_games(league)}, or choose another output: folder"
+                f"its store{' and replay pages' if self.replays_bytes is not None else ''} would take about"
+                f" {size(store)}, more than the {size(free)} free on the"
+                f" disk of {league.output}; {_fewer_games(league)}, or choose another output: folder"
             )
         return out
 
@@ -112,6 +133,7 @@ def estimate(
     samples: int = SAMPLE_GAMES,
     budget_s: float = SAMPLE_BUDGET_S,
     on_start: Callable[[int], None] | None = None,
+    on_game: Callable[[dict[str, Any], float], None] | None = None,
 ) -> Estimate:
     """Play a sample of ``schedule`` here, one game at a time, and scale its times and records up.
 
@@ -121,6 +143,7 @@ def estimate(
         samples: The most sample games (``Schedule.sample``).
         budget_s: No sample game is started after this many seconds (one is always played).
         on_start: Called with the number of sample games planned, before the first is played.
+        on_game: Called with each sample game's record and the number of the league's games it stands for.
     """
     from league.cluster.runner import league_setup
     from league.cluster.worker import play_game
@@ -141,6 +164,8 @@ def estimate(
         results, log = stored_bytes(record)
         games_bytes += results * weight
         moves_bytes += log * weight
+        if on_game is not None:
+            on_game(record, weight)
         weights += weight
         played += 1
     scale = len(schedule) / weights if weights else 0.0

@@ -53,6 +53,7 @@ class League:
         concurrency_given: Whether the file gave ``concurrency`` (else it is the default: this machine's
             cores, or a cluster's CPUs once ``fit_to_cluster`` counted them, divided by the cores a game needs).
         concurrency_origin: Where ``config.concurrency`` came from, for people, once ``fit_to_cluster`` ran.
+        concurrency_source: Who gave ``concurrency`` when it is given (the file, or ``league run --concurrency``).
     """
 
     def __init__(
@@ -71,6 +72,7 @@ class League:
         self.seed: LeagueSeed | None = None
         self.concurrency_given = concurrency_given
         self.concurrency_origin = ""
+        self.concurrency_source = "the league file's"
 
     def fit_to_cluster(self, cpus: int | None) -> None:
         """On a Ray cluster of ``cpus`` CPUs (None: not counted), a default concurrency is its CPUs / a game's cores.
@@ -78,7 +80,7 @@ class League:
         A concurrency the file gives is kept; either way ``concurrency_origin`` says where it came from.
         """
         if self.concurrency_given:
-            self.concurrency_origin = "the league file's"
+            self.concurrency_origin = self.concurrency_source
         elif cpus is None:
             self.concurrency_origin = "this machine's cores: the cluster's were not counted"
         else:
@@ -172,7 +174,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     """
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(league_text(path))
     except OSError as error:
         raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
     except yaml.YAMLError as error:
@@ -204,6 +206,35 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         need = need_of(config.format, config.players_per_table, games, bots, config.limits.cores)
         config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
     return League(config, path, games, bots, concurrency_given=given)
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def league_text(path: Path) -> str:
+    """A league file's text: UTF-8, a UTF-8 byte order mark (as some Windows editors save) dropped.
+
+    Raises:
+        OSError: The file cannot be read.
+        ConfigError: It is not UTF-8 text (latin-1, UTF-16 with or without its byte order mark,
+            binary): the file, the first byte that is not and the fix.
+    """
+    data = path.read_bytes()
+    fix = "save it as UTF-8"
+    if data.startswith(UTF16_BOMS):
+        raise ConfigError(
+            f"{path} is not UTF-8 text (it is UTF-16: it starts with byte order mark 0x{data[:2].hex()}); {fix}"
+        )
+    data = data.removeprefix(UTF8_BOM)
+    if b"\0" in data:  # valid UTF-8, never a YAML file: UTF-16 without its mark, or binary
+        offset = data.index(b"\0")
+        raise ConfigError(f"{path} is not UTF-8 text (byte 0x00 at offset {offset}: UTF-16, or not text); {fix}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        byte = data[error.start]
+        raise ConfigError(f"{path} is not UTF-8 text (byte 0x{byte:02x} at offset {error.start}); {fix}") from None
 
 
 def _variant(path: Path, game_class: type[Game], name: str, params: dict[str, Any]) -> Game:

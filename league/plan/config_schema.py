@@ -271,11 +271,20 @@ class LeagueConfig(_Strict):
     def _check_format(self, names: list[str]) -> None:
         """Each format's keys only with it (pairs, tables, solo runs); table sizes the game allows and bots fill.
 
+        A round robin's or gauntlet's ``games_per_pair`` is even: an odd one would give one bot of
+        each pair one first seat more than the other.
+
         Whether every variant can seat the format's games is checked once the variants are built
         (``league.plan.formats``).
         """
         game = GAMES[self.game]
         allowed = span(range(game.min_seats, game.max_seats + 1))
+        if self.format in ("round_robin", "gauntlet") and self.games_per_pair % 2:
+            lower = self.games_per_pair - 1
+            raise ValueError(
+                f"games_per_pair: {self.games_per_pair} must be even: games are played in seat-swapped pairs (each"
+                f" bot first in one of a pair's two games); use {' or '.join(str(n) for n in (lower, lower + 2) if n)}"
+            )
         if self.format != "solo" and "runs_per_case" in self.model_fields_set:
             raise ValueError(f"runs_per_case: only format: solo plays runs (this league is {self.format})")
         if self.format == "solo" and "games_per_pair" in self.model_fields_set:

@@ -130,7 +130,7 @@
       const box = svg.getBoundingClientRect();
       const share = (event.clientX - box.left) / box.width;
       player.pause();
-      player.show(Math.round(share * (list.length - 1)));
+      player.show(Math.min(list.length - 1, Math.max(0, Math.floor(share * list.length))));  // a bin a frame, however many
     };
   }
 

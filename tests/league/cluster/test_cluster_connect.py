@@ -197,9 +197,9 @@ def test_validate_cluster_weighs_the_cluster_s_cpus_not_this_machine_s_cores(hea
 
 
 def test_a_league_on_the_cluster_plays_with_its_cpus_and_stdout_holds_only_the_report(heads, tmp_path):
-    path = write_league(tmp_path, games_per_pair=1, variants={"short": {"turns_per_player": 5}})
+    path = write_league(tmp_path, games_per_pair=2, variants={"short": {"turns_per_player": 5}})
     data = yaml.safe_load(path.read_text())
-    data["bots"] = data["bots"][:2]  # one game: one worker to start
+    data["bots"] = data["bots"][:2]  # one pair of games: few workers to start
     del data["concurrency"]
     path.write_text(yaml.safe_dump(data))
     command = [sys.executable, "-m", "league", "run", str(path), "--address", heads["four"].address, "--quiet"]
@@ -220,7 +220,7 @@ def test_a_run_waiting_for_a_cpu_says_so_in_one_line(heads, tmp_path):
         text=True,
         start_new_session=True,
     )
-    path = write_league(tmp_path, games_per_pair=1)
+    path = write_league(tmp_path, games_per_pair=2)
     waiting = (
         "import sys, league.cluster.session as r; r.WORKER_WAIT_NOTE_S = 1;"
         " from league.cli.main import main; sys.exit(main())"

@@ -20,7 +20,7 @@ from tests.conftest import BOTS, play_in_process, write_league
 
 SHORT = {"short": {"turns_per_player": 15}, "shorter": {"turns_per_player": 10}}
 LEAGUES = {
-    "round_robin": {"variants": SHORT, "games_per_pair": 3},
+    "round_robin": {"variants": SHORT, "games_per_pair": 4},
     "gauntlet": {
         "variants": SHORT,
         "format": "gauntlet",
@@ -144,7 +144,7 @@ def test_validate_tells_a_huge_league_in_human_units_and_warns_without_building_
     assert any(
         "this league would take about" in line and "games_per_pair: 1,000,000,000,000" in line for line in warnings
     )
-    assert any("its store would take about" in line for line in warnings)
+    assert any("its store and replay pages would take about" in line for line in warnings)
     assert not (tmp_path / "out").exists()
 
 

@@ -90,11 +90,11 @@ def test_a_bot_in_a_real_league_reads_no_league_file_no_store_and_no_neighbours_
             },
             {"name": "rival", "command": ["python3", "v2048_judge_style.py"], "cwd": "bots/rival"},
         ],
-        "games_per_pair": 1,
+        "games_per_pair": 2,
         "seed": 2024,
         "concurrency": 2,
     }
-    for games_per_pair in (1, 2):  # the second run plays a new game with the first one's store beside it
+    for games_per_pair in (2, 4):  # the second run plays new games with the first one's store beside it
         league_file.write_text(yaml.safe_dump({**config, "games_per_pair": games_per_pair}))
         readable(league_file)
         status, _, err = league_cli("run", str(league_file))
@@ -102,7 +102,7 @@ def test_a_bot_in_a_real_league_reads_no_league_file_no_store_and_no_neighbours_
         assert (output / "games.jsonl").exists() and (output / "moves.jsonl").exists()
         readable(output)  # the store too: only the jail stands between it and the bot
     tails = reader_tails(output)
-    assert len(tails) == 2, "both games kept the cheater's stderr"
+    assert len(tails) == 4, "all four games kept the cheater's stderr"
     assert_nothing_read(tails, root)
 
 

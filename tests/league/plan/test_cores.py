@@ -176,7 +176,7 @@ def test_a_pinned_game_s_jailed_bots_run_on_its_core(tmp_path, monkeypatch):
     spinner = {"command": "python3 v2048_spinner.py 1", "cwd": str(BOTS)}
     bots = [{"name": "a", **spinner}, {"name": "b", **spinner}]
     league = load_league(
-        write_league(tmp_path, bots=bots, pin_cpus=True, games_per_pair=1, variants={"v": {"turns_per_player": 2}})
+        write_league(tmp_path, bots=bots, pin_cpus=True, games_per_pair=2, variants={"v": {"turns_per_player": 2}})
     )
     record = play_game(schedule(league)[0].to_json(), league_setup(league))
     assert record["result"]["termination"] == "NORMAL", record["result"]["detail"]

@@ -70,7 +70,7 @@ def league_file(root: Path, reader: dict, **keys) -> Path:
             {"name": "reader", **reader},
             {"name": "rival", "command": ["python3", "v2048_judge_style.py"], "cwd": "bots/rival"},
         ],
-        "games_per_pair": 1,
+        "games_per_pair": 2,
         "concurrency": 2,
         "output": "reports/trick",
         **keys,
@@ -90,14 +90,14 @@ def test_a_bot_whose_interpreter_is_relative_and_in_its_own_folder_plays_and_rea
     output = root / "reports" / "trick"
     told = guesses(root / "league.yaml", output, output / "league.json", output / "games.jsonl", files["book"])
     monkeypatch.chdir(root)  # the organiser runs the league from the contest folder
-    for games_per_pair in (1, 2):  # the second run plays a new game with the first one's store beside it
+    for games_per_pair in (2, 4):  # the second run plays new games with the first one's store beside it
         reader = {"command": [f"./{TRICK}", *told], "cwd": "bots/reader"}
         league_file(root, reader, games_per_pair=games_per_pair)
         status, _, err = league_cli("run", "league.yaml", "--quiet")
         assert status == 0, err
         readable(output)  # the store too: only the jail stands between it and the bot
     tails = reader_tails(output)
-    assert len(tails) == 2, "the bot ran through x in both games, and said what it read"
+    assert len(tails) == 4, "the bot ran through x in all four games, and said what it read"
     assert_nothing_read(tails, root)
 
 

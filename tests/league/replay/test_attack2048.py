@@ -50,7 +50,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 {"name": "random", "builtin": "attack2048.random"},
                 *[{**bot, "cwd": str(BOTS)} for bot in bots],
             ],
-            "games_per_pair": 1,
+            "games_per_pair": 2,
         },
     )
 
@@ -90,7 +90,15 @@ def test_frames_show_both_halves_roles_and_scores(league: Path):
     assert {seat for half, seat in placements if half == 1} == {0} and {
         seat for half, seat in placements if half == 2
     } == {1}
-    assert sum(last["gain"] for last in plies if last["kind"] == "slide") == sum(h["score"] for h in halves)
+    # Each slide's points are what the defender's score gained; the frame where half 1 ended shows its record,
+    # not the ply that ended it (a slide, when the safety cap ended it), and the last frame ends half 2.
+    slides = [
+        (before, frame) for before, frame in zip(frames, frames[1:], strict=False) if frame["half"] == before["half"]
+    ]
+    slides = [(before, frame) for before, frame in slides if frame.get("last", {}).get("kind") == "slide"]
+    assert slides and all(frame["score"] - before["score"] == frame["last"]["gain"] for before, frame in slides)
+    assert max(frame["score"] for frame in frames if frame["half"] == 1) <= halves[0]["score"]
+    assert frames[-1]["score"] == halves[1]["score"]
     tensions = [frame.tension for frame in replay.frames]
     assert max(tensions) > 0.6 and len(set(tensions)) > 10
 

@@ -116,7 +116,7 @@ def versus(tmp_path_factory: pytest.TempPathFactory, moves_folder: Path) -> Path
                 one_liner("garbage", "print('1,2', flush=True); input()"),
                 one_liner("late-illegal", LATE_ILLEGAL),
             ],
-            "games_per_pair": 1,
+            "games_per_pair": 2,
         },
     )
 

@@ -64,7 +64,7 @@ def duels(tmp_path_factory: pytest.TempPathFactory) -> Path:
             ],
             "format": "gauntlet",
             "candidates": [mode.replace(" ", "-") for mode in modes],
-            "games_per_pair": 1,
+            "games_per_pair": 2,
         },
     )
 

@@ -145,10 +145,10 @@ def test_a_tcp_clients_game_replays(tmp_path: Path):
                 {"name": "random", "builtin": "geister.random"},
                 {"name": "client", "command": client, "cwd": str(BOTS), "transport": "tcp"},
             ],
-            "games_per_pair": 1,
+            "games_per_pair": 2,
         },
     )
-    assert assert_replays_exactly(folder) == {"NORMAL": 1}
+    assert assert_replays_exactly(folder) == {"NORMAL": 2}
 
 
 def test_the_viewer_plays_a_stored_game_in_chromium(retries: Path, browser: Browser):

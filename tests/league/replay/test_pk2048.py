@@ -43,7 +43,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 program("garbage", "pk2048_garbage.py"),
                 program("empty_bomb", "pk2048_empty_bomb.py"),
             ],
-            "games_per_pair": 1,
+            "games_per_pair": 2,
         },
     )
 

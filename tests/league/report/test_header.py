@@ -35,7 +35,7 @@ def test_a_manifest_of_an_older_version_gives_its_start_plus_its_seconds_as_abou
 
 
 def test_a_run_records_its_end_and_the_report_says_it(ray_local, tmp_path):
-    league = load_league(write_league(tmp_path, games_per_pair=1))
+    league = load_league(write_league(tmp_path, games_per_pair=2))
     run_league(league)
     [run] = read_manifest(league.output)["runs"]
     assert run["ended"] >= run["started"], run  # both "YYYY-MM-DD HH:MM UTC": ordered as text

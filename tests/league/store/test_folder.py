@@ -20,7 +20,7 @@ def test_a_folder_of_other_files_is_refused_and_an_empty_one_or_a_leagues_is_the
     output.mkdir()
     (output / "index.html").write_text("<p>the organiser's own page</p>\n")
     (output / "notes.txt").write_text("mine\n")
-    path = write_league(tmp_path, output="site", games_per_pair=1)
+    path = write_league(tmp_path, output="site", games_per_pair=2)
     before = snapshot(tmp_path)
     for args in (("validate", "--no-estimate"), ("run", "--quiet"), ("run", "--quiet", "--fresh")):
         line = refusal(league_cli, args[0], str(path), *args[1:])
