@@ -43,7 +43,7 @@ def guessed_league_seed() -> int:
         for path in sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")]):
             try:
                 found = re.search(r"^seed:\s*(\d+)\s*$", path.read_text(), re.MULTILINE)
-            except OSError:
+            except (OSError, UnicodeDecodeError):  # unreadable, or not a league file
                 continue
             if found:
                 return int(found.group(1))
