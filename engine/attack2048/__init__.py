@@ -25,6 +25,9 @@ class Attack2048(Game):
     title: ClassVar[str] = (
         "Attacker/Defender 2048 (GPCC): one bot places tiles, the other slides; two halves, roles swapped"
     )
+    no_openings: ClassVar[str] = (
+        "not supported yet; its variant key opening: random_two starts every pair from two cells of the seed"
+    )
     score_label: ClassVar[str] = "defender score"
     roles: ClassVar[tuple[str, ...]] = (ATTACK, DEFEND)
 

@@ -21,6 +21,7 @@ class Geister(Game):
     title: ClassVar[str] = (
         "Geister (GPCC, miyo's Geister server): 8 ghosts each, red or blue, colours hidden until captured"
     )
+    no_openings: ClassVar[str] = "not supported yet"
     score_label: ClassVar[str] = "pieces captured"
 
     escape: Literal["on_turn_start", "move_off"] = Field(
