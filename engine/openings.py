@@ -89,8 +89,8 @@ class OpeningPlay:
         """Whether a ply of the opening is still to be played on ``state``."""
         return len(self.played) < self.opening.length and not state.is_over()
 
-    def play_ply(self, state: State) -> None:
-        """Play the opening's next ply on ``state``.
+    def play_ply(self, state: State) -> Request:
+        """Play the opening's next ply on ``state``; the request it answered.
 
         Raises:
             OpeningError: The ply is not a legal move here (a move list's), or the game asks for
@@ -115,6 +115,7 @@ class OpeningPlay:
             raise OpeningError(f"ply {number} of the opening, {text!r}: {fault.detail}")
         state.apply({request: action})
         self.played.append(text)
+        return request
 
 
 def opening_rules(game: Game) -> OpeningRules:

@@ -109,11 +109,11 @@ class Referee:
             self._ask(state, state.to_act(), play=False)
             if state.is_over():
                 return
-        self.opening.play_ply(state)
-        self._opened_ply(state)
+        request = self.opening.play_ply(state)
+        self._opened_ply(state, request, self.opening.played[-1])
 
-    def _opened_ply(self, state: State) -> None:
-        """Called after each ply of the opening (a replay keeps a frame)."""
+    def _opened_ply(self, state: State, request: Request, ply: str) -> None:
+        """Called after each ply of the opening, played for ``request`` (a replay keeps a frame)."""
 
     def _transport(self, request: Request) -> Transport:
         return self.processes.transport(request)

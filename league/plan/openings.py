@@ -32,3 +32,147 @@ section "Openings"):
 * codevs21: the packs are drawn from the match seed (a fixed ``packs`` file repeats them; its
   solo mode seats one bot): refused, saying so.
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engine.core import Game
+from engine.openings import Opening, OpeningError, check_moves, opening_rules
+
+SEPARATOR = ";"
+"""What separates the plies of an openings file's line (a ply is a reply line in the game's notation)."""
+
+
+class OpeningsConfig(BaseModel):
+    """``openings: {plies: N}`` or ``openings: {file: PATH}`` (one of them)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    plies: int | None = Field(None, ge=0, strict=True)
+    file: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> OpeningsConfig:
+        if (self.plies is None) == (self.file is None):
+            raise ValueError("give exactly one of plies (random plies: {plies: 4}) or file ({file: openings.txt})")
+        return self
+
+
+@dataclass(frozen=True)
+class Openings:
+    """A league's openings, resolved: ``plies`` random plies, or the move lists of a file.
+
+    Attributes:
+        plies: Random plies per game (when ``lines`` is None).
+        lines: The file's openings in order, each with its line number in the file.
+        file: The file's path as resolved (for people).
+    """
+
+    plies: int = 0
+    lines: tuple[tuple[int, tuple[str, ...]], ...] | None = None
+    file: str = ""
+
+    def for_round(self, round_: int) -> dict[str, Any] | None:
+        """What a game of round ``round_`` (its pair's number) starts from, as a ``GameSpec``'s ``opening``."""
+        if self.lines is None:
+            return {"plies": self.plies} if self.plies else None
+        number, moves = self.lines[round_ % len(self.lines)]
+        return {"file": Path(self.file).name, "line": number, "moves": list(moves)}
+
+    def describe(self) -> str:
+        """One phrase for people: ``4 random plies`` or ``the 12 openings of book.txt, in order``."""
+        if self.lines is None:
+            return f"{self.plies} random plies from each pair's seed"
+        return f"the {len(self.lines)} openings of {self.file}, in order (pair k plays line k, wrapping round)"
+
+
+def opening_of(data: dict[str, Any] | None, seed: int) -> Opening | None:
+    """The opening a game's spec names (``Openings.for_round``), its random plies drawn from the match ``seed``."""
+    if not data:
+        return None
+    if "moves" in data:
+        return Opening(moves=tuple(data["moves"]))
+    return Opening(plies=int(data["plies"]), seed=seed)
+
+
+def parse_line(text: str) -> tuple[str, ...]:
+    """An openings file's line as its plies: reply lines separated by ``;``, each trimmed."""
+    return tuple(ply.strip() for ply in text.split(SEPARATOR))
+
+
+def resolve(config: OpeningsConfig | None, folder: Path, games: dict[str, Game]) -> Openings | None:
+    """Check a league's ``openings`` against its game's variants and read its file.
+
+    Args:
+        config: The league file's ``openings`` (None: none).
+        folder: The league file's folder (a relative file is found there).
+        games: Per variant name, the game.
+
+    Raises:
+        OpeningError: One sentence naming the problem and the fix (the caller adds the file and key).
+    """
+    if config is None:
+        return None
+    for game in games.values():
+        opening_rules(game)
+    if config.file is None:
+        return Openings(plies=config.plies or 0)
+    path = (folder / config.file).resolve()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        why = getattr(error, "strerror", None) or "not UTF-8 text"
+        raise OpeningError(f"cannot read {path} ({why}): give a text file of openings, one a line") from None
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        moves = parse_line(raw)
+        for name, game in games.items():
+            try:
+                check_moves(game, moves)
+            except OpeningError as error:
+                where = f" (variant {name})" if len(games) > 1 else ""
+                raise OpeningError(f"{path}, line {number}{where}: {error}") from None
+        lines.append((number, moves))
+    if not lines:
+        raise OpeningError(f"{path} holds no openings: write one a line, plies separated by '{SEPARATOR}'")
+    return Openings(lines=tuple(lines), file=str(path))
+
+
+def from_assignments(assignments: dict[str, Any], game: Game, folder: Path, seed: int) -> Opening | None:
+    """The opening of one match (``league play --openings plies=4``, ``--openings file=PATH --openings pair=K``).
+
+    Args:
+        assignments: ``plies`` or ``file``, and with a file ``pair``: the 0-based pair number whose
+            line a league would play (default 0, the file's first opening).
+        game: The game with its variant.
+        folder: Where a relative file is found.
+        seed: The match seed (random plies are drawn from it).
+
+    Raises:
+        OpeningError: One sentence naming the problem.
+    """
+    given = dict(assignments)
+    pair = given.pop("pair", 0)
+    if (
+        not isinstance(pair, int)
+        or isinstance(pair, bool)
+        or pair < 0
+        or ("pair" in assignments and "file" not in given)
+    ):
+        raise OpeningError(f"pair={pair!r}: give a pair number 0 or more, with file=PATH")
+    try:
+        config = OpeningsConfig(**given)
+    except ValueError as error:
+        first = error.errors()[0] if hasattr(error, "errors") else {"msg": str(error), "loc": ()}
+        where = ".".join(str(part) for part in first["loc"])
+        raise OpeningError(f"{where + ': ' if where else ''}{first['msg'].removeprefix('Value error, ')}") from None
+    openings = resolve(config, folder, {"default": game})
+    assert openings is not None
+    return opening_of(openings.for_round(pair), seed)
