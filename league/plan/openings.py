@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.core import Game
 from engine.openings import Opening, OpeningError, check_moves, opening_rules
@@ -53,8 +53,22 @@ class OpeningsConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    plies: int | None = Field(None, ge=0, strict=True)
+    plies: int | None = Field(None, strict=True)
     file: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _mapping(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError("give {plies: N} (N random plies open each pair) or {file: PATH} (one opening a line)")
+        return data
+
+    @field_validator("plies")
+    @classmethod
+    def _plies(cls, value: int | None) -> int | None:
+        if value is not None and value < 0:
+            raise ValueError(f"{value} plies: give 0 or more, e.g. {{plies: 4}}")
+        return value
 
     @model_validator(mode="after")
     def _one(self) -> OpeningsConfig:
