@@ -318,7 +318,7 @@ def add_commands(commands: Any) -> None:
         action="append",
         metavar="KEY=VALUE",
         help="start from an opening, as a league file's openings: plies=N (random, from the seed), "
-        "or file=PATH (its first opening; pair=K for the one a league's pair K plays)",
+        "or file=PATH (its first opening; pair=K for the one a league's pair K plays), or 'moves=PLY; PLY; ...'",
     )
     play.add_argument("--stderr", action="store_true", help="print every seat's stderr (faulted seats' always)")
     play.add_argument("--programs", action="store_true", help="run built-in bots as real programs")

@@ -160,11 +160,11 @@ def resolve(config: OpeningsConfig | None, folder: Path, games: dict[str, Game])
 
 
 def from_assignments(assignments: dict[str, Any], game: Game, folder: Path, seed: int) -> Opening | None:
-    """The opening of one match (``league play --openings plies=4``, ``--openings file=PATH --openings pair=K``).
+    """The opening of one match: ``league play --openings`` (``plies=4``; ``file=PATH``, ``pair=K``; ``moves=...``).
 
     Args:
-        assignments: ``plies`` or ``file``, and with a file ``pair``: the 0-based pair number whose
-            line a league would play (default 0, the file's first opening).
+        assignments: ``plies``, or ``file`` and with it ``pair``: the 0-based pair number whose line a
+            league would play (default 0, the file's first opening), or ``moves``: one line's plies.
         game: The game with its variant.
         folder: Where a relative file is found.
         seed: The match seed (random plies are drawn from it).
@@ -173,6 +173,12 @@ def from_assignments(assignments: dict[str, Any], game: Game, folder: Path, seed
         OpeningError: One sentence naming the problem.
     """
     given = dict(assignments)
+    if "moves" in given:  # the plies themselves, as a file's line (a stored game's replay command gives them)
+        if len(given) > 1 or not isinstance(given["moves"], str):
+            raise OpeningError("moves='PLY; PLY; ...' is an opening by itself: give it alone, quoted")
+        moves = parse_line(given["moves"])
+        check_moves(game, moves)
+        return Opening(moves=moves)
     pair = given.pop("pair", 0)
     if (
         not isinstance(pair, int)

@@ -9,6 +9,7 @@ protocol (engine/versus2048/README.md, section 2.5's worked example) from the po
 """
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -18,7 +19,10 @@ from engine import get_game
 from engine.openings import Opening, OpeningError, OpeningPlay, check_moves, opening_rules
 from league.cluster.runner import schedule
 from league.plan.config import load_league
+from league.plan.manifest import read_manifest
+from league.replay.command import replay_command
 from league.replay.rebuild import replay_game
+from league.report.games import game_rows
 from league.store.results import ResultStore
 from tests.conftest import BOTS, play_in_process, write_league
 
@@ -205,3 +209,23 @@ def test_the_random_policy_plays_only_legal_plies_and_an_opening_that_ends_the_g
         opening_rules(get_game("fish")())
     with pytest.raises(OpeningError, match="no moves"):
         check_moves(game, ())
+
+
+@pytest.mark.parametrize("openings", [{"plies": 4}, {"file": "book.txt"}])
+def test_the_report_counts_an_opened_games_opening_plies_and_its_replay_command_plays_the_same_game(
+    league_cli, tmp_path, monkeypatch, openings
+):
+    (tmp_path / "book.txt").write_text(WORKED_EXAMPLE + "\n")
+    record = played(tmp_path, openings=openings, games_per_pair=2)[1]
+    (row,) = game_rows([record])
+    assert row.opening_plies == 4 and row.plies_text == f"{record['result']['plies']} (4 opening)"
+    command = replay_command(read_manifest(tmp_path / "out"), record)
+    assert "--openings" in command, command
+    where, _, line = command.rpartition(" && ")
+    if where:
+        monkeypatch.chdir(shlex.split(where)[1])
+    status, out, err = league_cli(*shlex.split(line)[1:], "--json")
+    assert status == 0, err
+    again = json.loads(out)
+    assert again["opening"] == record["opening"]
+    assert again["result"]["scores"] == record["result"]["scores"] and again["plies"] == record["result"]["plies"]
