@@ -49,6 +49,13 @@ class Opening:
 class OpeningRules(ABC):
     """How one game is started from an opening (``Game.opening_rules``)."""
 
+    no_moves_file: str = ""
+    """Why the game takes no move lists (an openings file), only random plies; "" where it takes both."""
+
+    def starts(self, state: State) -> bool:
+        """Whether the opening's plies may be played now; before, the bots play (geister's secret setups)."""
+        return True
+
     def asked_anyway(self, state: State) -> bool:
         """Whether the bots are still sent this opening ply's request, their replies judged but not played.
 
@@ -138,8 +145,11 @@ def check_moves(game: Game, moves: tuple[str, ...]) -> None:
     """
     if not moves:
         raise OpeningError("the opening has no moves")
+    rules = opening_rules(game)
+    if rules.no_moves_file:
+        raise OpeningError(f"{type(game).name} takes random plies only ({{plies: N}}): {rules.no_moves_file}")
     state = game.new_state(0)
-    play = OpeningPlay(opening_rules(game), Opening(moves=moves), game.referee_protocol())
+    play = OpeningPlay(rules, Opening(moves=moves), game.referee_protocol())
     while play.pending(state):
         play.play_ply(state)
     if state.is_over():

@@ -21,7 +21,6 @@ class Geister(Game):
     title: ClassVar[str] = (
         "Geister (GPCC, miyo's Geister server): 8 ghosts each, red or blue, colours hidden until captured"
     )
-    no_openings: ClassVar[str] = "not supported yet"
     score_label: ClassVar[str] = "pieces captured"
 
     escape: Literal["on_turn_start", "move_off"] = Field(
@@ -70,6 +69,12 @@ class Geister(Game):
         from engine.geister.protocol import GeisterReferee
 
         return GeisterReferee()
+
+    def opening_rules(self) -> Any:
+        """The referee plays an opening's moves after both setups; every MOV? shows the board (README, Openings)."""
+        from engine.geister.openings import GeisterOpenings
+
+        return GeisterOpenings()
 
     def bot_protocol(self, bot: Any) -> Any:
         from engine.geister.protocol import GeisterDriver

@@ -89,7 +89,7 @@ class Referee:
                 self.processes.sync(state)
                 if state.is_over():
                     break
-                if self.opening is not None and self.opening.pending(state):
+                if self.opening is not None and self.opening.pending(state) and self.opening.rules.starts(state):
                     self._open(state)
                     continue
                 self._ask(state, state.to_act())

@@ -23,8 +23,10 @@ section "Openings"):
   opening's slides would score for a defender that did not make them: not supported yet (refused
   in one line; its own ``opening: random_two`` varies the start per seed).
 * geister: no randomness (``seed`` is unused), so deterministic bots repeat. Every ``MOV?`` tells
-  a bot the whole board in its frame, so the opening's moves could be played by the referee after
-  both setups (the setups stay the bots' own secret); not supported yet (refused in one line).
+  a bot the whole board in its frame (captures with their colours), so the referee plays the
+  opening's moves after both setups, which stay the bots' own secret, and sends no acknowledgement
+  for them. Random plies only: a move list's legality and result depend on the secret setups, so
+  an openings file is refused. Supported.
 * pk2048: every spawned tile is drawn from the match seed (its README), so every pair of games
   already differs: ``openings`` is refused, saying so.
 * nimmt: the deal is drawn from the match seed: refused, saying so.
