@@ -56,6 +56,14 @@ class OpeningRules(ABC):
         """Whether the opening's plies may be played now; before, the bots play (geister's secret setups)."""
         return True
 
+    def section(self, state: State) -> Any:
+        """Which part of the match ``state`` is in: each part starts from the opening (attack2048's halves)."""
+        return None
+
+    def opened(self, state: State) -> None:
+        """Called once the opening's last ply of a section is played (attack2048 starts the score there)."""
+        return None
+
     def asked_anyway(self, state: State) -> bool:
         """Whether the bots are still sent this opening ply's request, their replies judged but not played.
 
@@ -75,13 +83,13 @@ class OpeningRules(ABC):
 
 @dataclass
 class OpeningPlay:
-    """One opening being played on one match, ply by ply.
+    """One opening being played on one match, ply by ply (again at the start of each of its sections).
 
     Attributes:
         rules: The game's opening rules.
         opening: The opening.
         protocol: The game's referee protocol (it reads a move list's plies).
-        played: The plies played so far, in the game's notation.
+        played: The opening's plies, in the game's notation (a later section plays them again).
     """
 
     rules: OpeningRules
@@ -91,38 +99,51 @@ class OpeningPlay:
 
     def __post_init__(self) -> None:
         self._rng = random.Random(derive_seed(self.opening.seed, "opening"))
+        self._section: Any = None
+        self._done = 0
+        """Plies of the opening played in the current section."""
 
     def pending(self, state: State) -> bool:
-        """Whether a ply of the opening is still to be played on ``state``."""
-        return len(self.played) < self.opening.length and not state.is_over()
+        """Whether a ply of the opening is still to be played on ``state`` (a new section starts it again)."""
+        if state.is_over():
+            return False
+        section = self.rules.section(state)
+        if section != self._section:
+            self._section, self._done = section, 0
+        return self._done < self.opening.length
 
-    def play_ply(self, state: State) -> Request:
-        """Play the opening's next ply on ``state``; the request it answered.
+    def play_ply(self, state: State) -> tuple[Request, str]:
+        """Play the opening's next ply on ``state``; the request it answered and the ply in the game's notation.
 
         Raises:
             OpeningError: The ply is not a legal move here (a move list's), or the game asks for
                 several replies at once (openings are for turn-based games).
         """
-        number = len(self.played) + 1
+        number = self._done + 1
         requests = state.to_act()
         if len(requests) != 1:
             raise OpeningError(f"ply {number} of the opening: the game asks {len(requests)} seats at once")
         request = requests[0]
-        if self.opening.moves is None:
-            action = self.rules.random_action(state, request, self._rng)
-            text = self.rules.notation(state, request, action)
-        else:
-            text = self.opening.moves[len(self.played)]
+        script = self.opening.moves if self.opening.moves is not None else self.played
+        if self._done < len(script):
+            text = script[self._done]
             try:
                 action = self.protocol.parse(state, request, text)
             except ParseError as error:
                 raise OpeningError(f"ply {number} of the opening, {text!r}: {error}") from None
+        else:
+            action = self.rules.random_action(state, request, self._rng)
+            text = self.rules.notation(state, request, action)
         fault = state.check(request, action)
         if fault is not None:
             raise OpeningError(f"ply {number} of the opening, {text!r}: {fault.detail}")
         state.apply({request: action})
-        self.played.append(text)
-        return request
+        if len(self.played) == self._done:
+            self.played.append(text)
+        self._done += 1
+        if self._done == self.opening.length:
+            self.rules.opened(state)
+        return request, text
 
 
 def opening_rules(game: Game) -> OpeningRules:

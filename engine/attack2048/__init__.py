@@ -25,9 +25,6 @@ class Attack2048(Game):
     title: ClassVar[str] = (
         "Attacker/Defender 2048 (GPCC): one bot places tiles, the other slides; two halves, roles swapped"
     )
-    no_openings: ClassVar[str] = (
-        "not supported yet; its variant key opening: random_two starts every pair from two cells of the seed"
-    )
     score_label: ClassVar[str] = "defender score"
     roles: ClassVar[tuple[str, ...]] = (ATTACK, DEFEND)
 
@@ -81,6 +78,12 @@ class Attack2048(Game):
             "four_every_twos": self.four_every_twos,
             "four_on_new_max": self.four_on_new_max,
         }
+
+    def opening_rules(self) -> Any:
+        """Both halves start with the opening's plies; every request shows the board (README, Openings)."""
+        from engine.attack2048.openings import Attack2048Openings
+
+        return Attack2048Openings()
 
     def referee_protocol(self) -> Any:
         from engine.attack2048.protocol import Attack2048Referee

@@ -109,8 +109,7 @@ class Referee:
             self._ask(state, state.to_act(), play=False)
             if state.is_over():
                 return
-        request = self.opening.play_ply(state)
-        self._opened_ply(state, request, self.opening.played[-1])
+        self._opened_ply(state, *self.opening.play_ply(state))
 
     def _opened_ply(self, state: State, request: Request, ply: str) -> None:
         """Called after each ply of the opening, played for ``request`` (a replay keeps a frame)."""

@@ -19,9 +19,9 @@ section "Openings"):
   the opening's cell is put (its first turn input shows it). Supported.
 * attack2048: the default ``empty`` and ``attacker_two`` openings have no randomness (only
   ``random_two`` draws two cells from the seed), so deterministic bots repeat. Every request shows
-  the whole board, but a match is two halves on fresh boards with fresh processes and the
-  opening's slides would score for a defender that did not make them: not supported yet (refused
-  in one line; its own ``opening: random_two`` varies the start per seed).
+  the whole board, so the referee plays the opening's plies (placements and slides) at the start
+  of both halves (the same plies: each half starts from one board), and the half's score starts
+  once they are played (the opening's slides score for no one). Supported.
 * geister: no randomness (``seed`` is unused), so deterministic bots repeat. Every ``MOV?`` tells
   a bot the whole board in its frame (captures with their colours), so the referee plays the
   opening's moves after both setups, which stay the bots' own secret, and sends no acknowledgement
