@@ -229,3 +229,22 @@ def test_the_report_counts_an_opened_games_opening_plies_and_its_replay_command_
     again = json.loads(out)
     assert again["opening"] == record["opening"]
     assert again["result"]["scores"] == record["result"]["scores"] and again["plies"] == record["result"]["plies"]
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "words"),
+    [
+        ("versus2048", "plies=-1", ["--openings", "-1 plies: give 0 or more"]),
+        ("versus2048", "file=missing.txt", ["--openings", "missing.txt", "cannot read"]),
+        ("versus2048", "moves=1 1; 9 9", ["--openings", "ply 2", "off the 5x5 board"]),
+        ("versus2048", "pair=2", ["--openings", "with file=PATH"]),
+        ("fish", "plies=2", ["--openings", "fish takes no openings", "shuffled from the match seed"]),
+    ],
+)
+def test_league_play_refuses_a_bad_openings_option_in_one_line(league_cli, tmp_path, monkeypatch, game, option, words):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = league_cli("play", game, "random", "random", "--openings", option)
+    assert status == 2 and not out, err
+    assert err.startswith("league: error: ") and err.count("\n") == 1, err
+    for word in words:
+        assert word in err, err
