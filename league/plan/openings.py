@@ -43,7 +43,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engine.core import Game
+from engine.core import Game, plural
 from engine.openings import Opening, OpeningError, check_moves, opening_rules
 
 SEPARATOR = ";"
@@ -104,7 +104,9 @@ class Openings:
         """One phrase for people: ``4 random plies`` or ``the 12 openings of book.txt, in order``."""
         if self.lines is None:
             return f"{self.plies} random plies from each pair's seed"
-        return f"the {len(self.lines)} openings of {self.file}, in order (pair k plays line k, wrapping round)"
+        return (
+            f"the {plural(len(self.lines), 'opening')} of {self.file}, in order (pair k plays the k-th, wrapping round)"
+        )
 
 
 def opening_of(data: dict[str, Any] | None, seed: int) -> Opening | None:

@@ -219,6 +219,11 @@ def test_the_report_counts_an_opened_games_opening_plies_and_its_replay_command_
     record = played(tmp_path, openings=openings, games_per_pair=2)[1]
     (row,) = game_rows([record])
     assert row.opening_plies == 4 and row.plies_text == f"{record['result']['plies']} (4 opening)"
+    status, _, err = league_cli("report", str(tmp_path / "out"))
+    assert status == 0, err
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "- openings: " + ("4 random plies" if "plies" in openings else "the 1 opening of") in report
+    assert f"| {record['result']['plies']} (4 opening) |" in report
     command = replay_command(read_manifest(tmp_path / "out"), record)
     assert "--openings" in command, command
     where, _, line = command.rpartition(" && ")
