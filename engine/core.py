@@ -280,6 +280,13 @@ class Game(BaseModel, ABC):
         """How bots may connect over TCP instead of stdin/stdout, or None: this game has no TCP transport."""
         return None
 
+    no_openings: ClassVar[str] = "it has no opening rules"
+    """Why ``opening_rules`` gives None: a sentence for people (the game's own randomness, say)."""
+
+    def opening_rules(self) -> Any:
+        """How a match starts from an opening (an ``engine.openings.OpeningRules``), or None: no openings."""
+        return None
+
     def render(self, final_state: dict[str, Any]) -> str:
         """A picture of a final state (from ``State.to_json``) for people; "" if none."""
         return ""

@@ -79,6 +79,12 @@ class Attack2048(Game):
             "four_on_new_max": self.four_on_new_max,
         }
 
+    def opening_rules(self) -> Any:
+        """Both halves start with the opening's plies; every request shows the board (README, Openings)."""
+        from engine.attack2048.openings import Attack2048Openings
+
+        return Attack2048Openings()
+
     def referee_protocol(self) -> Any:
         from engine.attack2048.protocol import Attack2048Referee
 

@@ -24,6 +24,7 @@ class Codevs21(Game):
 
     name: ClassVar[str] = "codevs21"
     title: ClassVar[str] = "CODE VS 2.1 (2013): drop packs of numbered blocks, erase runs that sum to S, chain them"
+    no_openings: ClassVar[str] = "its packs are drawn from the match seed: every pair of games already differs"
     score_label: ClassVar[str] = "score"
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 2

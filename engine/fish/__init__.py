@@ -17,6 +17,7 @@ class Fish(Game):
     title: ClassVar[str] = (
         "Hey, That's My Fish! (GPCC 2016): penguins slide over hex ice floes, collecting the tiles they leave"
     )
+    no_openings: ClassVar[str] = "its fish are shuffled from the match seed: every pair of games already differs"
     score_label: ClassVar[str] = "fish"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4

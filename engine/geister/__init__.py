@@ -70,6 +70,12 @@ class Geister(Game):
 
         return GeisterReferee()
 
+    def opening_rules(self) -> Any:
+        """The referee plays an opening's moves after both setups; every MOV? shows the board (README, Openings)."""
+        from engine.geister.openings import GeisterOpenings
+
+        return GeisterOpenings()
+
     def bot_protocol(self, bot: Any) -> Any:
         from engine.geister.protocol import GeisterDriver
 

@@ -15,6 +15,7 @@ class Nimmt(Game):
 
     name: ClassVar[str] = "nimmt"
     title: ClassVar[str] = "6 Nimmt! (GPCC 2016): 2-10 players, simultaneous card choices, fewest bullheads wins"
+    no_openings: ClassVar[str] = "its deal is drawn from the match seed: every pair of games already differs"
     score_label: ClassVar[str] = "bullheads (lower is better)"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 10

@@ -17,6 +17,7 @@ class PK2048(Game):
     title: ClassVar[str] = (
         "PK2048: two players on one shared 4x4 board, with one interference and one bomb; best of three"
     )
+    no_openings: ClassVar[str] = "its spawned tiles are drawn from the match seed: every pair of games already differs"
     score_label: ClassVar[str] = "games won"
     scores_spread: ClassVar[bool] = False
 

@@ -50,6 +50,12 @@ class Versus2048(Game):
 
         return Versus2048Driver(bot)
 
+    def opening_rules(self) -> Any:
+        """The referee plays an opening's plies; every turn input tells the bots the position (README, Openings)."""
+        from engine.versus2048.openings import Versus2048Openings
+
+        return Versus2048Openings()
+
     def render(self, final_state: dict[str, Any]) -> str:
         n = final_state["board_size"]
         width = max(len(str(v)) for board in final_state["boards"] for v in board)

@@ -57,6 +57,7 @@ def describe(league: League, specs: Sequence[GameSpec]) -> str:
         f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {len(specs):,} games ({per}),"
         f" {describe_seed(league)}",
         "  variants: " + "; ".join(f"{name} {game.variant()}" for name, game in league.games.items()),
+        *([f"  openings: {league.openings.describe()}"] if league.openings is not None else []),
         "  bots:",
     ]
     lines += [f"    {name}: {spec.describe()}" for name, spec in league.bots.items()]

@@ -40,6 +40,7 @@ from league.match.players import (
 from league.match.record import ClockSettings, MatchRecord, StderrTail
 from league.match.referee import play_match
 from league.plan.bot_folders import seats_folders_problem
+from league.plan.openings import OpeningError, from_assignments
 from league.store.folder import folder_problem
 from sandbox.jail import Sandbox, SandboxError
 from sandbox.limits import SandboxMode
@@ -119,6 +120,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     specs = bot_specs(game, args)
     limits = build_limits(args.limit or [])
     try:
+        given = dict(parse_assignment(text, "--openings") for text in args.openings or [])
+        opening = from_assignments(given, game, Path.cwd(), args.seed) if given else None
+    except OpeningError as error:
+        raise UsageError(f"--openings: {error}") from None
+    try:
         sandbox = Sandbox(SandboxMode(args.sandbox), limits)
         jailed = sandbox.mode != SandboxMode.NONE  # unjailed, a bot sees all it may anyway
         problem = seats_folders_problem(specs, args.shared_folder, limits.read_only) if jailed else None
@@ -130,7 +136,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     launchers = [make_launcher(game, spec, seat, args.seed, sandbox) for seat, spec in enumerate(specs)]
     clock = ClockSettings(kind=args.clock, margin_ms=args.time_margin_ms, game_wall_s=limits.wall_seconds)
-    record = play_match(game, launchers, args.seed, clock)
+    record = play_match(game, launchers, args.seed, clock, opening)
     replay = (
         write_match_replay(Path(args.replay), game, [s.name for s in specs], args.seed, record) if args.replay else None
     )
@@ -176,6 +182,7 @@ def record_json(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord
         "seats": [{"seat": i, "name": s.name, "bot": s.describe()} for i, s in enumerate(specs)],
         "result": {key: result[key] for key in JSON_RESULT_KEYS},
         "plies": record.result.plies,
+        **({"opening": record.opening} if record.opening is not None else {}),
         "time_used_ms": record.time_used_ms,
         "stderr": [vars(tail) for tail in record.stderr],
     }
@@ -191,6 +198,8 @@ def summary(game: Game, specs: list[BotSpec], seed: int, record: MatchRecord, al
     names = [inert_line(spec.name) for spec in specs]
     width = max(len(name) for name in names)
     lines = [f"{game.name} seed {seed}"]
+    if record.opening is not None:
+        lines[0] += f", from an opening of {plural(len(record.opening), 'ply', 'plies')}: {'; '.join(record.opening)}"
     for seat, spec in enumerate(specs):
         lines.append(
             f"  seat {seat}: {names[seat]:<{width}}  {label} {result.scores[seat]:>6}  rank {result.ranks[seat]}"
@@ -305,6 +314,13 @@ def add_commands(commands: Any) -> None:
     )
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--replay", metavar="FILE.html", help="also write the match's replay page to FILE.html")
+    play.add_argument(
+        "--openings",
+        action="append",
+        metavar="KEY=VALUE",
+        help="start from an opening, as a league file's openings: plies=N (random, from the seed), "
+        "or file=PATH (its first opening; pair=K for the one a league's pair K plays), or 'moves=PLY; PLY; ...'",
+    )
     play.add_argument("--stderr", action="store_true", help="print every seat's stderr (faulted seats' always)")
     play.add_argument("--programs", action="store_true", help="run built-in bots as real programs")
     play.add_argument("--limit", action="append", metavar="KEY=VALUE", help="a resource limit (memory_mb=256)")

@@ -27,6 +27,7 @@ from league.match.bot_spec import BotSpec, spec_from_data, spec_to_data
 from league.match.players import check_command, make_launcher
 from league.match.record import ClockSettings, Move
 from league.match.referee import play_match
+from league.plan.openings import opening_of
 from sandbox.cpus import pinned_to_cores
 from sandbox.jail import Sandbox
 from sandbox.limits import Limits, SandboxMode
@@ -78,7 +79,8 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None 
             check_command(bot)  # a program missing on this worker is our problem, not the bot's
         with pinned_to_cores(setup.pin_cores):  # the bots it starts inherit the cores
             launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
-            record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock))
+            opening = opening_of(spec.get("opening"), spec["seed"])
+            record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock), opening)
     except Exception as error:  # noqa: BLE001 - anything escaping the referee is ours, never a bot's
         return {**infra_record(spec, failure_detail(error)), **played, "worker": _worker_name()}
     return {
@@ -89,6 +91,7 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None 
         "moves": [stored_move(move) for move in record.moves],
         "stderr": [asdict(tail) for tail in record.stderr],
         "worker": _worker_name(),
+        **({"opening": record.opening} if record.opening is not None else {}),
     }
 
 

@@ -61,6 +61,7 @@ class MatchRecord:
         time_used_ms: Per seat, the sum of its replies' elapsed times.
         final_state: The state at the end, as JSON data (for replays and summaries).
         stderr: What each process wrote to stderr, in the order they stopped (silent ones left out).
+        opening: The opening's plies the referee played, in the game's reply notation (None: no opening).
     """
 
     result: Result
@@ -68,6 +69,7 @@ class MatchRecord:
     time_used_ms: list[int] = field(default_factory=list)
     final_state: dict[str, Any] = field(default_factory=dict)
     stderr: list[StderrTail] = field(default_factory=list)
+    opening: list[str] | None = None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.core import Fault, Game, ProcessKey, Request, State, Termination
+from engine.openings import Opening, OpeningPlay, opening_rules
 from engine.protocol import RefereeProtocol
 from league.match.fault_hints import with_hints
 from league.match.inprocess import InProcessTransport
@@ -41,10 +42,17 @@ class Referee:
         launchers: Per seat, how to start that seat's processes.
         seed: The match seed (randomness of the game itself).
         clock: How reply times are measured (default: wall time, no margin).
+        opening: What the match starts from (``engine.openings``): the referee plays its plies on
+            behalf of the seats before the bots are asked past it; None starts from the rules' start.
     """
 
     def __init__(
-        self, game: Game, launchers: Sequence[Launcher], seed: int, clock: ClockSettings | None = None
+        self,
+        game: Game,
+        launchers: Sequence[Launcher],
+        seed: int,
+        clock: ClockSettings | None = None,
+        opening: Opening | None = None,
     ) -> None:
         self.game = game
         self.clock = clock or ClockSettings()
@@ -58,6 +66,7 @@ class Referee:
         self.processes = SeatProcesses(self.launchers, self.protocol, self.poller, self.reply_clock, self._now)
         self.moves: list[Move] = []
         self.time_used_ms = [0] * len(self.launchers)
+        self.opening = None if opening is None else OpeningPlay(opening_rules(game), opening, self.protocol)
 
     _now = staticmethod(time.monotonic_ns)
     """The referee's clock (ns); a replay swaps in a clock of its own."""
@@ -80,6 +89,9 @@ class Referee:
                 self.processes.sync(state)
                 if state.is_over():
                     break
+                if self.opening is not None and self.opening.pending(state) and self.opening.rules.starts(state):
+                    self._open(state)
+                    continue
                 self._ask(state, state.to_act())
         finally:
             self.processes.stop(list(self.processes.running), state)
@@ -87,13 +99,27 @@ class Referee:
             self.reply_clock.close()
         # The stderr tails are whole only once every process has stopped: their hints join the detail here.
         result = with_hints(state.result(), self.processes.hints)
-        return MatchRecord(result, self.moves, self.time_used_ms, state.to_json(), self.processes.stderr)
+        opened = list(self.opening.played) if self.opening is not None else None
+        return MatchRecord(result, self.moves, self.time_used_ms, state.to_json(), self.processes.stderr, opened)
+
+    def _open(self, state: State) -> None:
+        """Play the opening's next ply for the seat to act (asking the bots first where the game still asks them)."""
+        assert self.opening is not None
+        if self.opening.rules.asked_anyway(state):
+            self._ask(state, state.to_act(), play=False)
+            if state.is_over():
+                return
+        self._opened_ply(state, *self.opening.play_ply(state))
+
+    def _opened_ply(self, state: State, request: Request, ply: str) -> None:
+        """Called after each ply of the opening, played for ``request`` (a replay keeps a frame)."""
 
     def _transport(self, request: Request) -> Transport:
         return self.processes.transport(request)
 
     # -- requests --------------------------------------------------------------------------
-    def _ask(self, state: State, requests: list[Request]) -> None:
+    def _ask(self, state: State, requests: list[Request], play: bool = True) -> None:
+        """Ask ``requests`` and play the accepted replies (judged but not played when not ``play``: an opening's)."""
         speakers = [(request, self._transport(request)) for request in requests]
         if len(speakers) > 1:
             # Programs are asked first. A built-in answers inside send(), and while it thinks the
@@ -174,7 +200,7 @@ class Referee:
                     wake_wait_ns = clock.poll_counting_wait(self.poller, max(0.0, timeout_s))
                 else:
                     self.poller.wait(max(0.0, timeout_s))
-        if accepted:
+        if accepted and play:
             state.apply(accepted)
             for key, data in self.protocol.notices(state, accepted):
                 transport = self.processes.running.get(key)
@@ -239,6 +265,12 @@ class Referee:
             transport.send(data)
 
 
-def play_match(game: Game, launchers: Sequence[Launcher], seed: int, clock: ClockSettings | None = None) -> MatchRecord:
-    """Play one match of ``game`` between the seats' launchers."""
-    return Referee(game, launchers, seed, clock).play()
+def play_match(
+    game: Game,
+    launchers: Sequence[Launcher],
+    seed: int,
+    clock: ClockSettings | None = None,
+    opening: Opening | None = None,
+) -> MatchRecord:
+    """Play one match of ``game`` between the seats' launchers (from ``opening`` where one is given)."""
+    return Referee(game, launchers, seed, clock, opening).play()

@@ -22,6 +22,7 @@ from typing import Any
 from league.plan.adaptive_batches import STOP_CAPPED, STOP_SETTLED, AdaptiveBatches, AdaptiveSettings, Batch
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
+from league.plan.openings import Openings
 from league.plan.schedule import PairSchedule
 from league.stats.active_ranking import Claim, Neighbours, Pair, ranking_line
 from league.stats.sprt import game_points
@@ -63,6 +64,7 @@ class AdaptiveTracker:
         seed: The league seed.
         fingerprints: What each name stands for (part of the ids).
         settings: How it plays and stops.
+        openings: What each pair of games starts from (``league.plan.openings``), None for the rules' start.
     """
 
     def __init__(
@@ -73,8 +75,10 @@ class AdaptiveTracker:
         seed: int,
         fingerprints: dict[str, str],
         settings: AdaptiveSettings,
+        openings: Openings | None = None,
     ) -> None:
         self._naming = (league_name, variant, seed, fingerprints)
+        self.openings = openings
         self.batches = AdaptiveBatches(bots, settings)
         self.batch_games: list[list[GameSpec]] = []
         self._next_game: dict[Pair, int] = {}
@@ -89,7 +93,7 @@ class AdaptiveTracker:
         config = league.config
         (variant,) = league.games
         bots = [bot.name for bot in config.bots]
-        return cls(config.name, bots, variant, seed, fingerprints, adaptive_settings(league))
+        return cls(config.name, bots, variant, seed, fingerprints, adaptive_settings(league), league.openings)
 
     @property
     def decided(self) -> bool:
@@ -136,6 +140,7 @@ class AdaptiveTracker:
         for pair, units in batch.items():
             start = self._next_game.get(pair, 0)
             sequence = PairSchedule(league_name, [pair], [variant], start + 2 * units, seed, fingerprints)
+            sequence.openings = self.openings
             for spec in sequence[start:]:
                 made.append(dataclasses.replace(spec, index=index))
                 index += 1

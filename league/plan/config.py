@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine import GAMES
 from engine.core import Game
+from engine.openings import OpeningError
 from league.match.bot_spec import BotSpec, BotSpecError, parse_bot_argument
 from league.match.did_you_mean import did_you_mean
 from league.match.players import check_builtin_params, check_command, check_program_access, check_transport
@@ -27,6 +28,8 @@ from league.plan.bot_folders import league_folders_problem
 from league.plan.config_schema import BotConfig, LeagueConfig
 from league.plan.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
 from league.plan.formats import format_problem
+from league.plan.openings import Openings
+from league.plan.openings import resolve as resolve_openings
 from league.store.folder import output_problem
 from sandbox.jail import Sandbox
 from sandbox.limits import SandboxMode
@@ -54,6 +57,7 @@ class League:
             cores, or a cluster's CPUs once ``fit_to_cluster`` counted them, divided by the cores a game needs).
         concurrency_origin: Where ``config.concurrency`` came from, for people, once ``fit_to_cluster`` ran.
         concurrency_source: Who gave ``concurrency`` when it is given (the file, or ``league run --concurrency``).
+        openings: What each pair of games starts from (``league.plan.openings``), None for the rules' start.
     """
 
     def __init__(
@@ -73,6 +77,7 @@ class League:
         self.concurrency_given = concurrency_given
         self.concurrency_origin = ""
         self.concurrency_source = "the league file's"
+        self.openings: Openings | None = None
 
     def fit_to_cluster(self, cpus: int | None) -> None:
         """On a Ray cluster of ``cpus`` CPUs (None: not counted), a default concurrency is its CPUs / a game's cores.
@@ -201,11 +206,17 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     if problem:
         raise ConfigError(f"{path}: {problem}")
     bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
+    try:
+        openings = resolve_openings(config.openings, path.parent, games)
+    except OpeningError as error:
+        raise ConfigError(f"{path}: openings: {error}") from None
     given = "concurrency" in config.model_fields_set
     if not given:  # a core for every bot thinking at once
         need = need_of(config.format, config.players_per_table, games, bots, config.limits.cores)
         config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
-    return League(config, path, games, bots, concurrency_given=given)
+    league = League(config, path, games, bots, concurrency_given=given)
+    league.openings = openings
+    return league
 
 
 UTF8_BOM = b"\xef\xbb\xbf"

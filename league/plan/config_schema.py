@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from engine import GAMES
 from engine.core import plural, span
+from league.plan.openings import OpeningsConfig
 from sandbox.cpus import usable_cores
 from sandbox.limits import Limits, SandboxMode
 
@@ -151,6 +152,7 @@ class LeagueConfig(_Strict):
     clock: Literal["own", "wall", "cpu"] = "own"
     time_margin_ms: int = Field(0, ge=0)
     output: str | None = None
+    openings: OpeningsConfig | None = None  # league.plan.openings
 
     @field_validator("sandbox", mode="before")
     @classmethod

@@ -26,6 +26,8 @@ class GameSpec:
             and by every variant.
         round: Which repetition of the pairing this is (0-based pair of games); for tables, the
             table's number in the schedule.
+        opening: What the game starts from (``league.plan.openings.Openings.for_round``: the same for
+            both games of a pair), None for the rules' start.
     """
 
     game_id: str
@@ -35,11 +37,14 @@ class GameSpec:
     seats: tuple[str, ...]
     seed: int
     round: int
+    opening: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
         data = asdict(self)
         data["seats"] = list(self.seats)
+        if self.opening is None:
+            del data["opening"]  # a game without one is stored as it was before openings
         return data
 
 

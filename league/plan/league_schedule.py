@@ -34,7 +34,17 @@ def _digest(data: Any) -> str:
 
 
 def planned_schedule(league: League) -> Schedule:
-    """The league's schedule, games made only when asked for: ``league.cluster.runner.schedule``'s games, in order."""
+    """The league's schedule, games made only when asked for: ``league.cluster.runner.schedule``'s games, in order.
+
+    Each game starts from its round's opening where the league has ``openings`` (``league.plan.openings``).
+    """
+    schedule = _schedule_of(league)
+    schedule.openings = league.openings
+    return schedule
+
+
+def _schedule_of(league: League) -> Schedule:
+    """``planned_schedule``'s games, from the rules' start."""
     config = league.config
     names = [bot.name for bot in config.bots]
     variants = list(config.variants)

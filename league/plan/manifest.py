@@ -70,7 +70,10 @@ def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | N
         },
         "runs": earlier.get("runs", []) if _same_league(earlier.get("game_ids"), ids, batches is not None) else [],
         "game_ids": ids,
-        **({"sprt": config.sprt.model_dump()} if config.sprt is not None else {}),  # the test the report repeats
+        **({"sprt": config.sprt.model_dump()} if config.sprt is not None else {}),
+        **(
+            {"openings": league.openings.describe()} if league.openings is not None else {}
+        ),  # for people  # the test the report repeats
         **({"adaptive": _adaptive(league, batches)} if batches is not None else {}),  # the batches the report repeats
     }
     _replace(path, json.dumps(manifest, indent=1) + "\n")

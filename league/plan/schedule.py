@@ -12,11 +12,13 @@ asked for, so a league of millions of games is counted and sampled without being
 from __future__ import annotations
 
 import itertools
+import json
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 
 from engine.core import derive_seed
 from league.plan.game_spec import GameSpec, game_id
+from league.plan.openings import Openings
 from league.plan.table_draw import Balance, draw_tables, table_balance
 
 Seating = tuple[tuple[str, ...], int, tuple[str, ...], int]
@@ -40,6 +42,9 @@ class Schedule(Sequence[GameSpec]):
         rounds: How many rounds.
         columns: Seatings per round.
     """
+
+    openings: Openings | None = None
+    """What each round's games start from (``league.plan.openings``; part of their ids), None for the rules' start."""
 
     kind = ""
     """Tells formats apart in the ids ("table", "solo"; pairs add nothing), so that a table of two is never
@@ -113,8 +118,10 @@ class Schedule(Sequence[GameSpec]):
     def _spec(self, index: int, variant: str, seating: Seating) -> GameSpec:
         group, round_, seats, match_seed = seating
         prints = self.fingerprints
+        opening = self.openings.for_round(round_) if self.openings is not None else None
         content = "|".join(
             [str(self.seed), *([self.kind] if self.kind else []), *(prints.get(name, "") for name in (variant, *group))]
+            + ([json.dumps(opening, sort_keys=True)] if opening is not None else [])
         )
         return GameSpec(
             game_id=game_id(self.league, variant, group, round_, seats, content),
@@ -124,6 +131,7 @@ class Schedule(Sequence[GameSpec]):
             seats=seats,
             seed=match_seed,
             round=round_,
+            opening=opening,
         )
 
 

@@ -50,7 +50,7 @@ class ReplayCommands:
         if key not in self._known:
             self._known[key] = self._around_the_seed(*key)
         before, after = self._known[key]
-        return f"{before} --seed {int(spec['seed'])}{after}"
+        return f"{before} --seed {int(spec['seed'])}{after}{_opening_options(record)}"
 
     def _around_the_seed(self, variant: str, seats: tuple[str, ...]) -> tuple[str, str]:
         """The command's words before ``--seed N`` and its options after it, quoted for a shell.
@@ -78,6 +78,16 @@ class ReplayCommands:
         options += _play_options(manifest.get("play", {}))
         before = shlex.join(words) if runs_in is None else f"cd {shlex.quote(runs_in)} && {shlex.join(words)}"
         return before, "".join(f" {shlex.quote(option)}" for option in options)
+
+
+def _opening_options(record: dict[str, Any]) -> str:
+    """``--openings`` for a game that started from one (``league.plan.openings``): its plies, or its moves."""
+    opening = record["spec"].get("opening")
+    if not opening:
+        return ""
+    if "moves" in opening:
+        return " " + shlex.quote("--openings") + " " + shlex.quote("moves=" + "; ".join(opening["moves"]))
+    return f" --openings plies={int(opening['plies'])}"
 
 
 def _working_folder(bots: list[dict[str, Any]]) -> str | None:

@@ -45,7 +45,15 @@ class Reel:
             "title": self.title,
             "summary": summary(replay),
             "seats": replay.seats,
-            "frames": [{"view": f.view, "tension": f.tension, "moves": f.moves} for f in frames],
+            "frames": [
+                {
+                    "view": f.view,
+                    "tension": f.tension,
+                    "moves": f.moves,
+                    **({"opening_end": True} if f.opening_end else {}),
+                }
+                for f in frames
+            ],
             "start": self.start,
             "end": end,
             "peak": max((f.tension for f in frames[self.start : end + 1]), default=0.0),

@@ -27,6 +27,7 @@ from typing import Any
 
 from engine import get_game
 from engine.core import Game, ProcessKey, Request, State
+from engine.openings import Opening
 from league.match.record import ClockSettings, MatchRecord, Move
 from league.match.referee import Referee
 from sandbox.process import LaunchError
@@ -189,12 +190,15 @@ class Frame:
     Attributes:
         view: The game's frame data (``engine/<game>/view.py``), JSON-ready.
         tension: How tense the position is, 0 (calm) to 1.
-        moves: The replies judged since the previous frame, as dicts.
+        moves: The replies judged since the previous frame, as dicts (an opening's ply has
+            ``opening: true``: the referee played it, no bot).
+        opening_end: Whether this frame is the position the opening led to (the bots play from here).
     """
 
     view: dict[str, Any]
     tension: float
     moves: list[dict[str, Any]] = field(default_factory=list)
+    opening_end: bool = False
 
 
 class ReplayReferee(Referee):
@@ -208,9 +212,11 @@ class ReplayReferee(Referee):
         view: ModuleType,
         clock: VirtualClock,
         game_wall_s: float | None,
+        opening: Opening | None = None,
     ) -> None:
         self.virtual = clock
-        super().__init__(game, launchers, seed, ClockSettings(kind="wall", margin_ms=0, game_wall_s=game_wall_s))
+        wall = ClockSettings(kind="wall", margin_ms=0, game_wall_s=game_wall_s)
+        super().__init__(game, launchers, seed, wall, opening)
         self.view = view
         self.frames: list[Frame] = []
         self.shown_moves = 0
@@ -222,14 +228,24 @@ class ReplayReferee(Referee):
     def _make_poller(self) -> Poller:
         return VirtualPoller(self.virtual)
 
-    def _ask(self, state: State, requests: list[Request]) -> None:
+    def _ask(self, state: State, requests: list[Request], play: bool = True) -> None:
         self._capture(state, first=True)
         for request in requests:
             transport = self._transport(request)
             if isinstance(transport, RecordedTransport):
                 transport.expect_request()
-        super()._ask(state, requests)
+        super()._ask(state, requests, play)
         self._capture(state)
+
+    def _opened_ply(self, state: State, request: Request, ply: str) -> None:
+        """A frame after each ply of the opening, its move marked as the opening's; the last one marks its end."""
+        self._capture(state, first=True)
+        self.moves.append(Move(request.seat, request.role, ply, 0))
+        self._capture(state)
+        self.frames[-1].moves[-1]["opening"] = True
+        assert self.opening is not None
+        if not self.opening.pending(state):
+            self.frames[-1].opening_end = True
 
     def _judge(self, state: State, request: Request, wait: Any, event: LineEvent | None, elapsed_ms: int) -> Any:
         if event is None and isinstance(wait.transport, RecordedTransport):
@@ -323,7 +339,10 @@ def replay_game(game: Game, record: dict[str, Any]) -> Replay:
         return launch
 
     view = view_module(type(game).name)
-    referee = ReplayReferee(game, [launcher(seat) for seat in range(len(seats))], int(spec["seed"]), view, clock, None)
+    played = record.get("opening")
+    opening = Opening(moves=tuple(played)) if played is not None else None
+    launchers = [launcher(seat) for seat in range(len(seats))]
+    referee = ReplayReferee(game, launchers, int(spec["seed"]), view, clock, None, opening)
     match = referee.play()
     if referee.last_state is not None:
         referee.finish(referee.last_state)
@@ -348,6 +367,7 @@ def replay_match(game: Game, seats: Sequence[str], seed: int, record: MatchRecor
         "result": record.result.to_json(),
         "moves": [[m.seat, m.role, m.reply, m.elapsed_ms, m.fault, m.event] for m in record.moves],
         "stderr": [dataclasses.asdict(tail) for tail in record.stderr],  # as the worker stores them
+        **({"opening": record.opening} if record.opening is not None else {}),
     }
     return replay_game(game, stored)
 

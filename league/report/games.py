@@ -1,9 +1,10 @@
 """The report's list of games: every game as a CSV row, a Markdown table, and a filterable HTML table.
 
 Each game shows its id, variant, seats, scores, ranks, winner, how it ended (termination, the
-game's reason code, the detail sentence), its length in plies, its seed and, when the league's
-manifest allows, the ``league play`` command that plays it again, and a link to its replay page
-where the report wrote one (league/report/replays.py). ``games.csv`` holds every game.
+game's reason code, the detail sentence), its length in plies (how many of them the league's
+opening played), its seed and, when the league's manifest allows, the ``league play`` command that
+plays it again, and a link to its replay page where the report wrote one (league/report/replays.py).
+``games.csv`` holds every game.
 The page embeds the rows as one JSON blob and a small inline script shows them a page at a time,
 filtered by bot (games where it sat), variant and termination, each game's replay command on a
 line of its own under it (one element, selected whole by a click, with a copy button), so that
@@ -57,6 +58,7 @@ class GameRow:
         plies: The game's length.
         seed: The match seed as text (exact).
         replay: The command that replays the game ("" when unknown).
+        opening_plies: How many of its first plies were the league's opening (the referee's, no bot's).
     """
 
     index: int
@@ -73,6 +75,12 @@ class GameRow:
     plies: int
     seed: str
     replay: str
+    opening_plies: int = 0
+
+    @property
+    def plies_text(self) -> str:
+        """The length for people: ``30``, or ``30 (4 opening)`` where an opening played its first plies."""
+        return f"{self.plies} ({self.opening_plies} opening)" if self.opening_plies else str(self.plies)
 
     @property
     def faulted(self) -> bool:
@@ -124,9 +132,17 @@ def game_rows(records: Sequence[dict[str, Any]], replay_command: ReplayCommand |
                 plies=int(result.get("plies", 0)),
                 seed=str(spec["seed"]),
                 replay=replay_command(record) if replay_command is not None else "",
+                opening_plies=opening_length(spec.get("opening")),
             )
         )
     return rows
+
+
+def opening_length(opening: dict[str, Any] | None) -> int:
+    """How many plies a game's opening (its spec's, ``league.plan.openings``) played first: 0 for none."""
+    if not opening:
+        return 0
+    return len(opening["moves"]) if "moves" in opening else int(opening.get("plies", 0))
 
 
 def _as_rows(games: Sequence[Any], replay_command: ReplayCommand | None) -> list[GameRow]:
@@ -225,7 +241,7 @@ def games_markdown(
             " ".join(map(str, row.ranks)),
             markdown_text(row.winner),
             markdown_text(ending),
-            str(row.plies),
+            row.plies_text,
             row.seed,
         ]
         cells += [markdown_code(row.replay)] if replay_command is not None else []
@@ -308,7 +324,8 @@ def games_html(
         "watch": watch is not None,
         "rows": [
             [r.index, r.game_id, r.variant, r.seats, r.scores, r.ranks, r.winner, r.termination, r.reason_code]
-            + [inert_line(r.detail), r.offenders, r.plies, r.seed, r.replay, int(r.game_id in (watch or ()))]
+            + [inert_line(r.detail), r.offenders, r.plies_text if r.opening_plies else r.plies, r.seed, r.replay]
+            + [int(r.game_id in (watch or ()))]
             for r in shown
         ],
     }

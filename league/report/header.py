@@ -59,6 +59,8 @@ def header_section(
     if play:
         limits = ", ".join(f"{key}={value}" for key, value in play.get("limits", {}).items()) or "defaults"
         facts.append(f"clock: {play['clock']}, sandbox: {play['sandbox']}, limits: {limits}")
+    if manifest.get("openings"):
+        facts.append(f"openings: {manifest['openings']} (the list of games says how many plies of each they played)")
     if manifest.get("league_file"):
         facts.append(f"league file: {manifest['league_file']}")
     return Section(

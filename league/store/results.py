@@ -51,17 +51,19 @@ class StoreBusy(Exception):
     """Another process holds the store."""
 
 
-def fingerprint(seats: Sequence[str], moves: Iterable[Sequence[Any]]) -> str:
-    """A game's identity: 20 hex digits of a hash of its seats and every move's (seat, role, reply).
+def fingerprint(seats: Sequence[str], moves: Iterable[Sequence[Any]], opening: Sequence[str] | None = None) -> str:
+    """A game's identity: 20 hex digits of a hash of its seats, its opening and every move's (seat, role, reply).
 
-    Two games with the same bots in the same seats that made the same replies have the same
-    fingerprint, whatever their timings; reports count distinct games with it.
+    Two games with the same bots in the same seats, from the same opening, that made the same
+    replies have the same fingerprint, whatever their timings; reports count distinct games with it.
 
     Args:
         seats: Bot names, seat 0 first.
         moves: The stored moves, ``[seat, role, reply, elapsed_ms, fault]`` each (and an event, see worker.stored_move).
+        opening: The plies the referee played first (``league.plan.openings``), None for none.
     """
-    identity = json.dumps([list(seats), [list(move[:3]) for move in moves]], separators=(",", ":"))
+    played = [list(seats), [list(move[:3]) for move in moves]]
+    identity = json.dumps(played + ([list(opening)] if opening is not None else []), separators=(",", ":"))
     return hashlib.blake2b(identity.encode(), digest_size=10).hexdigest()
 
 
@@ -76,7 +78,9 @@ def split_record(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
     """
     compact = {key: record[key] for key in RESULT_FIELDS if key in record}
     given = record.get("fingerprint") if "moves" not in record else None  # a results line stored again
-    compact["fingerprint"] = given or fingerprint(record["spec"]["seats"], record.get("moves", []))
+    compact["fingerprint"] = given or fingerprint(
+        record["spec"]["seats"], record.get("moves", []), record.get("opening")
+    )
     rest = {key: value for key, value in record.items() if key not in (*RESULT_FIELDS, "fingerprint", "log")}
     return compact, ({"game_id": record["game_id"], **rest} if rest else None)
 
@@ -300,7 +304,7 @@ def _from_whole_record(record: dict[str, Any], with_fingerprint: bool) -> dict[s
     if with_fingerprint:
         spec = record.get("spec")
         seats = spec.get("seats", []) if isinstance(spec, dict) else []
-        compact["fingerprint"] = fingerprint(seats, record.get("moves") or [])
+        compact["fingerprint"] = fingerprint(seats, record.get("moves") or [], record.get("opening"))
     return compact
 
 

@@ -74,6 +74,7 @@
   function showMoves(frame, reel) {
     const box = $("moves");
     box.replaceChildren();
+    if (frame.opening_end) box.append(el("p", { class: "quiet" }, "the opening ends here: from this position the bots play"));
     if (!frame.moves.length) {
       box.append(el("p", { class: "quiet" }, player.index === 0 ? "the start" : "no reply in this step"));
       return;
@@ -85,7 +86,8 @@
     for (const move of frame.moves) {
       const row = el("tr", move.fault ? { class: "fault" } : {});
       const reply = viewer.moveText ? viewer.moveText(move, player.options) : move.reply;
-      const what = move.event && move.event !== "line" ? `(${move.event})` : asSent(reply);
+      const sent = move.event && move.event !== "line" ? `(${move.event})` : asSent(reply);
+      const what = move.opening ? `${sent} (the opening's, played by the referee)` : sent;
       row.append(el("td", {}, String(move.seat)));
       row.append(el("td", {}, reel.seats[move.seat] || ""));
       row.append(el("td", {}, move.role));
