@@ -50,6 +50,7 @@ from league.report.tables import (
     standings_frame,
 )
 from league.report.variants import VARIANT_CHARTS, variants_report
+from league.stats.distinct import count_distinct
 from league.stats.ratings import LeagueTable, league_table, ranking, ranking_places, ranking_ties
 from league.stats.ties import tie_sentence
 from league.store.results import ResultStore, league_store
@@ -123,7 +124,7 @@ class LeagueGames:
 
     def distinct(self) -> int:
         """How many distinct games there are (identical games between deterministic bots count once)."""
-        return len({(tuple(r["spec"]["seats"]), r.get("fingerprint", r["game_id"])) for r in self.records})
+        return count_distinct(self.records)
 
 
 def load_games(
