@@ -176,6 +176,12 @@ def repetition_line(seen: dict[Pair, UnitLog], game: str) -> str:
     return repetition_sentence(pair[0], pair[1], seen[pair], "seat-swapped pairs", game)
 
 
+def repeats_note(seen: dict[Pair, UnitLog]) -> str:
+    """What the claims rest on where units repeated: " (3 of 40 units repeated earlier ones ...)", else ""."""
+    units, repeated = sum(log.units for log in seen.values()), sum(log.repeated for log in seen.values())
+    return f" ({repeated:,} of {units:,} units repeated earlier ones and count once)" if repeated else ""
+
+
 def outcome_sentence(tracker: AdaptiveTracker) -> str:
     """Where an adaptive league stands, for people: why it stopped (or that it has not), its games, its ranking."""
     league = tracker.batches
@@ -184,7 +190,7 @@ def outcome_sentence(tracker: AdaptiveTracker) -> str:
     claims = league.ranking.claims()
     settings = league.settings
     games = len(tracker.counted_games)
-    line = ranking_line(claims)
+    line = ranking_line(claims) + repeats_note(tracker.seen)
     signs = f"(>: above at {settings.confidence:.0%} confidence; ~: within {settings.tie_elo:g} Elo; ?: not settled)"
     if league.stop == STOP_SETTLED:
         return f"adaptive: settled after {games:,} games in {league.taken} batches: {line} {signs}"

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from league.plan.adaptive import AdaptiveHistory, adaptive_history, repetition_line  # noqa: E402
+from league.plan.adaptive import AdaptiveHistory, adaptive_history, repeats_note, repetition_line  # noqa: E402
 from league.plan.adaptive_batches import STOP_CAPPED, STOP_REPEATED, STOP_SETTLED  # noqa: E402
 from league.report.charts import NAME_INCHES, save_figure  # noqa: E402
 from league.report.page import Chart, Paragraph, ReportParts, Section, Table  # noqa: E402
@@ -91,7 +91,7 @@ def stop_sentence(history: AdaptiveHistory) -> str:
     """Why the league stopped (settled, ``max_games`` reached, most units repeated), or that it has not."""
     settings = history.settings
     taken = len(history.batches)
-    games = f"{history.games_taken:,} games in {taken} batch{'es' if taken != 1 else ''}"
+    games = f"{history.games_taken:,} games in {taken} batch{'es' if taken != 1 else ''}{repeats_note(history.seen)}"
     if history.stop == STOP_REPEATED:
         return f"It stopped after {games} without claims: {repetition_line(history.seen, history.game)}."
     if history.stop == STOP_SETTLED:

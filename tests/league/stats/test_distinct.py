@@ -148,3 +148,28 @@ def test_an_adaptive_league_of_repeated_units_stops_without_claims_and_says_why(
     assert repetition_line(seen, "versus2048").startswith(
         f"a and b played 2 distinct games in {number} seat-swapped pairs ({number - 1} repeated earlier ones"
     )
+
+
+def test_league_compare_counts_repeated_clusters_once():
+    from engine.attack2048 import Attack2048
+    from league.stats.variant_compare import compare_variants
+    from tests.league.stats.test_variant_compare import BOTS, pair_records
+
+    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=6)
+    rounds = 1 + max(record["spec"]["round"] for record in records)
+    for record in records:  # a game without randomness: the same moves on another seed are the same game
+        spec = record["spec"]
+        record["spec"] = {**spec, "game": "versus2048"}
+        record["fingerprint"] = f"{spec['variant']}-{spec['round']}-{spec['seats']}"
+    copies = [
+        {**record, "game_id": f"{record['game_id']}-again", "spec": {**record["spec"], "round": rounds + spec_round}}
+        for record in records
+        for spec_round in [record["spec"]["round"]]
+    ]
+    once = compare_variants(BOTS, records, ["easy", "hard"], Attack2048, samples=200)
+    twice = compare_variants(BOTS, records + copies, ["easy", "hard"], Attack2048, samples=200)
+    assert twice.differences.equals(once.differences)
+    assert twice.by_variant["games"].tolist() == [2 * games for games in once.by_variant["games"]]
+    assert twice.by_variant["distinct_games"].tolist() == once.by_variant["distinct_games"].tolist()
+    shown = ["mean_score", "first_seat_points", "first_seat_low_95", "first_seat_high_95"]
+    assert twice.by_variant[shown].equals(once.by_variant[shown])
