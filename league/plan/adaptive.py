@@ -11,6 +11,10 @@ number of workers, and a resumed league goes on from where it stopped.
 
 ``adaptive_history`` takes the batches again from a league folder alone (its manifest and stored
 games), for the report: the claims after each batch, the games per pair, why it stopped.
+
+A unit (a seat-swapped pair of games) that repeats an earlier unit of its pair is no new evidence
+(``league.stats.distinct``): it is not counted, and once most units taken are repeats the league
+stops without claims (``STOP_REPEATED``), saying why and what to do (``repetition_line``).
 """
 
 from __future__ import annotations
@@ -19,12 +23,20 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from league.plan.adaptive_batches import STOP_CAPPED, STOP_SETTLED, AdaptiveBatches, AdaptiveSettings, Batch
+from league.plan.adaptive_batches import (
+    STOP_CAPPED,
+    STOP_REPEATED,
+    STOP_SETTLED,
+    AdaptiveBatches,
+    AdaptiveSettings,
+    Batch,
+)
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
 from league.plan.openings import Openings
 from league.plan.schedule import PairSchedule
 from league.stats.active_ranking import Claim, Neighbours, Pair, ranking_line
+from league.stats.distinct import UnitLog, most_repeated, mostly_repeated, repetition_sentence
 from league.stats.sprt import game_points
 from league.store.results import INFRA_ERROR
 
@@ -65,6 +77,7 @@ class AdaptiveTracker:
         fingerprints: What each name stands for (part of the ids).
         settings: How it plays and stops.
         openings: What each pair of games starts from (``league.plan.openings``), None for the rules' start.
+        game: The game's name (for the sentence of a league stopped for repetition).
     """
 
     def __init__(
@@ -76,10 +89,14 @@ class AdaptiveTracker:
         fingerprints: dict[str, str],
         settings: AdaptiveSettings,
         openings: Openings | None = None,
+        game: str = "",
     ) -> None:
         self._naming = (league_name, variant, seed, fingerprints)
         self.openings = openings
         self.batches = AdaptiveBatches(bots, settings)
+        self.game = game
+        self.seen: dict[Pair, UnitLog] = {}
+        """Per pair, the units taken, repeats included."""
         self.batch_games: list[list[GameSpec]] = []
         self._next_game: dict[Pair, int] = {}
         self._taken: set[str] = set()
@@ -93,7 +110,8 @@ class AdaptiveTracker:
         config = league.config
         (variant,) = league.games
         bots = [bot.name for bot in config.bots]
-        return cls(config.name, bots, variant, seed, fingerprints, adaptive_settings(league), league.openings)
+        settings = adaptive_settings(league)
+        return cls(config.name, bots, variant, seed, fingerprints, settings, league.openings, config.game)
 
     @property
     def decided(self) -> bool:
@@ -122,15 +140,11 @@ class AdaptiveTracker:
             batch = self.batch_games[self.batches.taken]
             if any(spec.game_id not in self._records for spec in batch):
                 break
-            for new in self.batches.take(self._units(batch)):
+            records = [self._records.pop(spec.game_id) for spec in batch]
+            self._taken.update(spec.game_id for spec in batch)
+            for new in take_batch(self.batches, records, self.seen):
                 planned += self._add_batch(new)
         return planned
-
-    def _units(self, batch: list[GameSpec]) -> dict[Pair, list[float]]:
-        """A complete batch's unit scores per pair (``unit_scores``); its records are let go."""
-        records = [self._records.pop(spec.game_id) for spec in batch]
-        self._taken.update(spec.game_id for spec in batch)
-        return unit_scores(records, self.batches.ranking.pair)
 
     def _add_batch(self, batch: Batch) -> list[GameSpec]:
         """Make a planned batch's games (each pair's next games in its sequence), numbered on from the last."""
@@ -149,13 +163,40 @@ class AdaptiveTracker:
         return made
 
 
+def take_batch(league: AdaptiveBatches, records: Sequence[dict[str, Any]], seen: dict[Pair, UnitLog]) -> list[Batch]:
+    """Take a complete batch's stored games, its distinct units only; the batches it plans (none once stopped).
+
+    The league stops without claims (``STOP_REPEATED``) once most units taken, over all pairs, repeat
+    earlier ones: what it would claim rests on a handful of games counted over and over.
+    """
+    planned = league.take(unit_scores(records, league.ranking.pair, seen))
+    if mostly_repeated(seen.values()):
+        league.stop = STOP_REPEATED
+        return []
+    return planned
+
+
+def repetition_line(seen: dict[Pair, UnitLog], game: str) -> str:
+    """Why a league stopped for repetition, told of its most repeated pair (``distinct.repetition_sentence``)."""
+    pair = most_repeated(seen)
+    return repetition_sentence(pair[0], pair[1], seen[pair], "seat-swapped pairs", game)
+
+
+def repeats_note(seen: dict[Pair, UnitLog]) -> str:
+    """What the claims rest on where units repeated: " (3 of 40 units repeated earlier ones ...)", else ""."""
+    units, repeated = sum(log.units for log in seen.values()), sum(log.repeated for log in seen.values())
+    return f" ({repeated:,} of {units:,} units repeated earlier ones and count once)" if repeated else ""
+
+
 def outcome_sentence(tracker: AdaptiveTracker) -> str:
     """Where an adaptive league stands, for people: why it stopped (or that it has not), its games, its ranking."""
     league = tracker.batches
+    if league.stop == STOP_REPEATED:
+        return f"adaptive: no claims: {repetition_line(tracker.seen, tracker.game)}"
     claims = league.ranking.claims()
     settings = league.settings
     games = len(tracker.counted_games)
-    line = ranking_line(claims)
+    line = ranking_line(claims) + repeats_note(tracker.seen)
     signs = f"(>: above at {settings.confidence:.0%} confidence; ~: within {settings.tie_elo:g} Elo; ?: not settled)"
     if league.stop == STOP_SETTLED:
         return f"adaptive: settled after {games:,} games in {league.taken} batches: {line} {signs}"
@@ -168,17 +209,23 @@ def outcome_sentence(tracker: AdaptiveTracker) -> str:
     return f"adaptive: not settled yet after {league.taken} batches: {line} {signs}; run the league again to go on"
 
 
-def unit_scores(records: Sequence[dict[str, Any]], pair_of: Callable[[str, str], Pair]) -> dict[Pair, list[float]]:
+def unit_scores(
+    records: Sequence[dict[str, Any]], pair_of: Callable[[str, str], Pair], seen: dict[Pair, UnitLog] | None = None
+) -> dict[Pair, list[float]]:
     """A complete batch's unit scores per pair: its stored games two by two, the pair's first bot's points halved.
 
     Args:
         records: The batch's stored games in its order (a unit's two games side by side).
         pair_of: The pair of two bots in the league's order (``ActiveRanking.pair``).
+        seen: Per pair, the units taken before (noted here): a unit that repeats one is left out
+            (``league.stats.distinct``). None: every unit counts.
     """
     units: dict[Pair, list[float]] = {}
     for first, second in zip(records[::2], records[1::2], strict=True):
         pair = pair_of(*first["spec"]["seats"])
-        units.setdefault(pair, []).append(sum(game_points(record, pair[0]) for record in (first, second)) / 2)
+        scores = units.setdefault(pair, [])
+        if seen is None or seen.setdefault(pair, UnitLog()).take([first, second]):
+            scores.append(sum(game_points(record, pair[0]) for record in (first, second)) / 2)
     return units
 
 
@@ -211,11 +258,13 @@ class AdaptiveHistory:
         settings: How it played and stopped (in units).
         max_games: Its cap in games.
         batches: The batches taken, in order (the warm-up first).
-        stop: ``STOP_SETTLED``, ``STOP_CAPPED``, or None when it has not stopped yet.
+        stop: ``STOP_SETTLED``, ``STOP_CAPPED``, ``STOP_REPEATED``, or None when it has not stopped yet.
         claims: What it says now of each pair of neighbours, best first.
         units: Per pair, the units of the batches taken.
         games: Per pair, the stored games it counts (when it has not stopped, those of batches not
             complete yet too).
+        seen: Per pair, the units of the batches taken, repeats included (``league.stats.distinct``).
+        game: The game's name ("" when unknown).
     """
 
     bots: list[str]
@@ -226,6 +275,8 @@ class AdaptiveHistory:
     claims: list[Neighbours]
     units: dict[Pair, int]
     games: dict[Pair, int]
+    seen: dict[Pair, UnitLog] = dataclasses.field(default_factory=dict)
+    game: str = ""
 
     @property
     def games_taken(self) -> int:
@@ -252,12 +303,13 @@ def adaptive_history(manifest: Mapping[str, Any], records: Iterable[dict[str, An
     league = AdaptiveBatches(manifest["bots"], settings)
     ids: list[str] = manifest["game_ids"]
     taken: list[BatchTaken] = []
+    seen: dict[Pair, UnitLog] = {}
     end = 0
     for size in given["batches"]:
         batch, end = ids[end : end + size], end + size
         if league.stop is not None or any(game_id not in stored for game_id in batch):
             break
-        league.take(unit_scores([stored[game_id] for game_id in batch], league.ranking.pair))
+        take_batch(league, [stored[game_id] for game_id in batch], seen)
         taken.append(BatchTaken(size, end, league.ranking.claims()))
     games: dict[Pair, int] = {}
     for game_id in ids:
@@ -267,5 +319,14 @@ def adaptive_history(manifest: Mapping[str, Any], records: Iterable[dict[str, An
     units = {pair: evidence.count for pair, evidence in league.ranking.pairs.items()}
     claims = league.ranking.claims()
     return AdaptiveHistory(
-        list(manifest["bots"]), settings, given["max_games"], taken, league.stop, claims, units, games
+        list(manifest["bots"]),
+        settings,
+        given["max_games"],
+        taken,
+        league.stop,
+        claims,
+        units,
+        games,
+        seen,
+        str(manifest.get("game", "")),
     )

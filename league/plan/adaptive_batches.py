@@ -51,6 +51,8 @@ BATCH_GROWTH = 0.1
 
 STOP_SETTLED = "settled"
 STOP_CAPPED = "capped"
+STOP_REPEATED = "repeated"
+"""Stopped without a claim: most units repeated earlier ones (``league.plan.adaptive.take_batch``)."""
 
 
 class AdaptiveBatches:

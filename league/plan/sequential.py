@@ -10,6 +10,10 @@ league finds the verdict its stored games give.
 A solo game's SPRT schedule is the two bots' runs alone on the same seeds, seed by seed, the
 candidate's run first: its pair is two seeds in a row, four games (``league.stats.sprt.seed_points``),
 taken in the same way.
+
+Pairs count only once (``league.stats.distinct``): a pair that repeats an earlier one is taken but
+not counted, and once most pairs taken are repeats the test is over without a verdict
+(``SprtState.repeated``): the league stops there, as at a verdict, and says why.
 """
 
 from __future__ import annotations
@@ -34,13 +38,20 @@ class SprtTracker:
         game_ids: The schedule's game ids in order: seat-swapped pairs, each two games in a row; for a
             solo game, pairs of seeds, each four games in a row (both bots' runs on one seed, then on the next).
         solo: Whether the game is played alone.
+        game: The game's name (for the sentence of a test stopped for repetition).
     """
 
     def __init__(
-        self, candidate: str, baseline: str, settings: SprtSettings, game_ids: Sequence[str], solo: bool = False
+        self,
+        candidate: str,
+        baseline: str,
+        settings: SprtSettings,
+        game_ids: Sequence[str],
+        solo: bool = False,
+        game: str = "",
     ) -> None:
         self.candidate, self.baseline = candidate, baseline
-        self.state = SprtState(settings, solo=solo)
+        self.state = SprtState(settings, solo=solo, game=game)
         self.games_per_pair = 4 if solo else 2
         whole = len(game_ids) - len(game_ids) % self.games_per_pair
         self.pairs = [
@@ -64,7 +75,7 @@ class SprtTracker:
             if not solo and (first.seed != second.seed or first.seats != tuple(reversed(second.seats))):
                 raise ValueError(f"games {first.game_id} and {second.game_id} are not a seat-swapped pair")
         settings = SprtSettings(test.elo0, test.elo1, test.alpha, test.beta)
-        return cls(candidate, baseline, settings, [spec.game_id for spec in specs], solo)
+        return cls(candidate, baseline, settings, [spec.game_id for spec in specs], solo, league.config.game)
 
     @property
     def capped(self) -> bool:
@@ -73,12 +84,17 @@ class SprtTracker:
 
     @property
     def decided(self) -> bool:
-        """Whether the test has reached its verdict."""
-        return self.state.verdict is not None
+        """Whether the test is over: it reached its verdict, or stopped because most pairs repeated (``repeated``)."""
+        return self.state.over
+
+    @property
+    def repeated(self) -> bool:
+        """Whether the test stopped without a verdict because most of its pairs repeated earlier ones."""
+        return self.state.repeated
 
     @property
     def pairs_taken(self) -> int:
-        """The pairs the test has counted (those up to its verdict, or every complete one so far)."""
+        """The pairs the test has taken, repeats included (those up to its end, or every complete one so far)."""
         return self._taken
 
     def add(self, records: Iterable[dict[str, Any]]) -> bool:

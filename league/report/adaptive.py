@@ -22,8 +22,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from league.plan.adaptive import AdaptiveHistory, adaptive_history  # noqa: E402
-from league.plan.adaptive_batches import STOP_CAPPED, STOP_SETTLED  # noqa: E402
+from league.plan.adaptive import AdaptiveHistory, adaptive_history, repeats_note, repetition_line  # noqa: E402
+from league.plan.adaptive_batches import STOP_CAPPED, STOP_REPEATED, STOP_SETTLED  # noqa: E402
 from league.report.charts import NAME_INCHES, save_figure  # noqa: E402
 from league.report.page import Chart, Paragraph, ReportParts, Section, Table  # noqa: E402
 from league.stats.active_ranking import Claim, ranking_line  # noqa: E402
@@ -88,10 +88,12 @@ def adaptive_report(manifest: dict[str, Any], records: Sequence[dict[str, Any]])
 
 
 def stop_sentence(history: AdaptiveHistory) -> str:
-    """Why the league stopped (settled, ``max_games`` reached), or that it has not, in one sentence or two."""
+    """Why the league stopped (settled, ``max_games`` reached, most units repeated), or that it has not."""
     settings = history.settings
     taken = len(history.batches)
-    games = f"{history.games_taken:,} games in {taken} batch{'es' if taken != 1 else ''}"
+    games = f"{history.games_taken:,} games in {taken} batch{'es' if taken != 1 else ''}{repeats_note(history.seen)}"
+    if history.stop == STOP_REPEATED:
+        return f"It stopped after {games} without claims: {repetition_line(history.seen, history.game)}."
     if history.stop == STOP_SETTLED:
         return (
             f"It stopped settled after {games} (the warm-up and {taken - 1} more): every pair of neighbours in"

@@ -50,6 +50,7 @@ from league.report.tables import (
     standings_frame,
 )
 from league.report.variants import VARIANT_CHARTS, variants_report
+from league.stats.distinct import count_distinct
 from league.stats.ranking import RULE, TIE_WHAT, Ranking, rank_league
 from league.stats.ratings import LeagueTable, league_table, trueskill_order
 from league.stats.ties import tie_sentence
@@ -124,7 +125,7 @@ class LeagueGames:
 
     def distinct(self) -> int:
         """How many distinct games there are (identical games between deterministic bots count once)."""
-        return len({(tuple(r["spec"]["seats"]), r.get("fingerprint", r["game_id"])) for r in self.records})
+        return count_distinct(self.records)
 
 
 def load_games(

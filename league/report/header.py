@@ -29,10 +29,14 @@ RECORDED_ONLY = (
 
 
 def subtitle(manifest: dict[str, Any], game_name: str, records: Sequence[dict[str, Any]], distinct: int) -> str:
-    """One line under the title: the game, the games scored and the distinct ones."""
+    """One line under the title: the game, the games scored and the distinct ones (``league.stats.distinct``).
+
+    Where some games repeat others, the line says that every statistic counts them once.
+    """
     game = GAMES.get(game_name)
     what = f"{game_name}: {game.title}" if game is not None and game.title else game_name or "unknown game"
-    return f"{what}. {plural(len(records), 'game')} scored ({distinct} distinct)."
+    repeats = " (identical games count once in every statistic)" if distinct < len(records) else ""
+    return f"{what}. {plural(len(records), 'game')} scored ({distinct} distinct){repeats}."
 
 
 def header_section(

@@ -5,6 +5,8 @@ report says what ``league run`` said, whatever order the games were stored in: t
 first pair that crossed a bound, the games stored after it (in flight when it decided) counted
 apart. A solo game's test (its games each one bot alone, as the report tells a solo league) is
 said in its own terms: a pair is two seeds, a seed a game the candidate wins by outscoring the baseline.
+Pairs that repeat earlier ones count once (``league.stats.distinct``); a test that stopped because most
+of its pairs did says so. Where every pair went one way, the Elo row is a bound (``league.stats.one_way``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pandas as pd
 
 from league.plan.sequential import SprtTracker
 from league.report.page import Paragraph, Section, Table
-from league.stats.sprt import SprtSettings, normalized_elo, verdict_sentence
+from league.stats.sprt import SprtSettings, elo_estimate, normalized_elo, one_way_bound, verdict_sentence
 
 
 def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) -> Section | None:
@@ -27,12 +29,14 @@ def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) ->
     candidate, baseline = manifest["bots"]
     settings = SprtSettings(test["elo0"], test["elo1"], test["alpha"], test["beta"])
     solo = bool(records) and all(len(record["spec"]["seats"]) == 1 for record in records)
-    tracker = SprtTracker(candidate, baseline, settings, manifest["game_ids"], solo)
+    tracker = SprtTracker(candidate, baseline, settings, manifest["game_ids"], solo, str(manifest.get("game", "")))
     tracker.add(records)
     state = tracker.state
     seeds = f" (seeds {2 * tracker.pairs_taken - 1:,} and {2 * tracker.pairs_taken:,})" if solo else ""
     why = (
-        f"It stopped at pair {tracker.pairs_taken:,}{seeds}, where the LLR crossed a bound."
+        f"It stopped at pair {tracker.pairs_taken:,}{seeds} without a verdict: most pairs repeated earlier ones."
+        if tracker.repeated
+        else f"It stopped at pair {tracker.pairs_taken:,}{seeds}, where the LLR crossed a bound."
         if tracker.decided
         else "It reached max_games without a verdict."
         if tracker.capped
@@ -45,7 +49,13 @@ def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) ->
         if beyond > 0
         else ""
     )
-    elo, error = normalized_elo(state.counts) if state.pairs else (float("nan"), float("nan"))
+    bound = one_way_bound(state.counts)
+    elo, error = normalized_elo(state.counts) if state.pairs and bound is None else (float("nan"), float("nan"))
+    elo_cells = (
+        [elo_estimate(state.counts), "one-sided (every pair went one way)"]
+        if bound is not None
+        else [f"{elo:+.1f}", f"± {1.96 * error:.1f}"]
+    )
     frame = pd.DataFrame(
         {
             "figure": [
@@ -53,6 +63,7 @@ def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) ->
                 "lower bound",
                 "upper bound",
                 "pairs of seeds" if solo else "pairs",
+                "distinct pairs (counted)",
                 "games",
                 "pentanomial (0 1/4 1/2 3/4 1)",
                 "normalized Elo",
@@ -62,11 +73,11 @@ def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) ->
                 f"{state.llr:.3f}",
                 f"{settings.lower:.3f}",
                 f"{settings.upper:.3f}",
+                f"{tracker.pairs_taken:,}",
                 f"{state.pairs:,}",
                 f"{games:,}",
                 " ".join(str(count) for count in state.counts),
-                f"{elo:+.1f}",
-                f"± {1.96 * error:.1f}",
+                *elo_cells,
             ],
         }
     )

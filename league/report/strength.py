@@ -24,7 +24,12 @@ STRENGTH_NOTES = (
         "the order by Bradley-Terry strength, the standings' order (TrueSkill's may differ: it depends on the"
         " order the games were fed); bots of equal strength share a place and are listed by name",
     ),
-    ("elo / low_95 / high_95", "strength on the Elo scale (mean 0) and its 95% interval"),
+    (
+        "elo / low_95 / high_95",
+        "strength on the Elo scale (mean 0) and its 95% interval; an end left blank reaches across a separation"
+        " (below): its group never lost a point to the next, so the games bound the gap from below only"
+        " (gap_below_at_least) and no figure there would be theirs",
+    ),
     ("sd", "the rating's standard deviation used for the likelihood of superiority"),
     ("games", "games the bot played"),
     ("score_rate", "its points per pairwise result (a win 1, a draw 1/2)"),

@@ -23,7 +23,7 @@ from league.stats.bradley_terry import PRIOR_SD
 from league.stats.cycles import Cycles, Transitivity, pair_scores, significant_cycles, transitivity
 from league.stats.evidence import Agreement, Prediction, Reliability, SeatAdvantage, agreement, prediction, reliability
 from league.stats.evidence import seat_advantage as first_seat_advantage
-from league.stats.pairwise import pairwise_results
+from league.stats.pairwise import PairwiseResults, pairwise_results
 from league.stats.separation import Separation, separations
 from league.stats.strength import (
     DESIGN_EFFECT_SE,
@@ -203,8 +203,23 @@ def assess(
         design_effect_se=fitted.design_effect_se,
         samples=fitted.samples,
         separation=separation,
-        method=method_notes(results.tables, fitted.samples, fitted.design_effect, fitted.design_effect_se),
+        method=method_notes(results.tables, fitted.samples, fitted.design_effect, fitted.design_effect_se)
+        + repeats_note(results),
     )
+
+
+def repeats_note(results: PairwiseResults) -> list[str]:
+    """The sentence that says how many units repeated earlier ones and counted once (none when none did)."""
+    if not results.repeated_units:
+        return []
+    unit = "tables" if results.tables else "seat-swapped pairs"
+    distinct = results.units
+    return [
+        f"{results.repeated_units:,} {unit} ({results.repeated_games:,} games) repeated earlier ones move for move"
+        f" and are left out of every figure here: the ratings, intervals, LOS and"
+        f" verdict rest on {distinct:,} distinct {unit}. Bots that never randomise play the same games on every"
+        " seed of a game without randomness; openings (`openings: {plies: 4}`) make every pair start apart."
+    ]
 
 
 def games_seed(records: Sequence[dict[str, Any]]) -> int:
@@ -233,13 +248,13 @@ def _strength_frame(
     sd = fitted.sd
     shared = shared_places(order, fitted.elo.tolist())
     last_of_group = {group[-1]: gap.at_least for group, gap in zip(separation.groups, separation.gaps, strict=False)}
+    groups = len(separation.groups)
     rows = [
         [
             place,
             fitted.bots[k],
             round(float(fitted.elo[k]), 1),
-            round(float(fitted.low[k]), 1),
-            round(float(fitted.high[k]), 1),
+            *_interval_ends(float(fitted.low[k]), float(fitted.high[k]), separation.group_of(fitted.bots[k]), groups),
             round(float(sd[k]), 1),
             int(bot_games[k]),
             round(float(points[k] / results[k]), 3) if results[k] else float("nan"),
@@ -250,6 +265,20 @@ def _strength_frame(
         for place, k in zip(shared, order, strict=True)
     ]
     return pd.DataFrame(rows, columns=STRENGTH_COLUMNS)
+
+
+def _interval_ends(low: float, high: float, group: int, groups: int) -> tuple[float, float]:
+    """A bot's interval to 0.1, an end reaching across a separation blank (NaN): the games bound it one way only.
+
+    A group that never lost a point to the group below it is above it by at least the gap's bound
+    (``gap_below_at_least``) and by how much more the games cannot say (every bot of it won every
+    game: the maximum-likelihood gap is infinite), so its bots' upper ends, and the lower group's
+    lower ends, are no figure of the games; what the fit puts there comes from its prior alone.
+    """
+    return (
+        round(low, 1) if group == 1 else float("nan"),
+        round(high, 1) if group == groups else float("nan"),
+    )
 
 
 def _rounded(elo: float | None) -> float:

@@ -16,6 +16,11 @@ left out: nobody was played.
 
 Units are numbered by their round, then by the names of their two bots, never by where the bots
 stand in the list the caller gives: a bootstrap draws the same units whatever that list's order.
+
+A unit whose games all repeat an earlier unit's (two deterministic bots that play the same pair of
+games on every seed) is no new evidence: it is left out, the first of its copies kept
+(``league.stats.distinct``), so every statistic built on these results (ratings and their
+intervals, LOS, the verdict, separation) counts identical units once; ``repeated_units`` says how many went.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from league.stats.distinct import first_units
 from league.stats.placing import places
 from league.stats.ratings import INFRA_ERROR
 
@@ -64,7 +70,9 @@ class PairwiseResults:
         unit_seat0_points: Per unit, seat 0's mean pairwise result summed over its games (1 first, 0 last;
             ``_seat0_rank_points``).
         unit_games: Per unit, its games.
-        bot_games: Per bot, the games it played.
+        bot_games: Per bot, the games it played (distinct units only).
+        repeated_units: Units left out because they repeated an earlier unit's games.
+        repeated_games: The games of those units.
     """
 
     bots: list[str]
@@ -78,6 +86,8 @@ class PairwiseResults:
     unit_seat0_points: np.ndarray
     unit_games: np.ndarray
     bot_games: np.ndarray
+    repeated_units: int = 0
+    repeated_games: int = 0
 
     @property
     def units(self) -> int:
@@ -147,11 +157,15 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
     """
     index = {name: k for k, name in enumerate(bots)}
     by_size: dict[int, tuple[list[list[int]], list[list[int]], list[int]]] = {}
+    played = [
+        record
+        for record in records
+        if len(record["spec"]["seats"]) >= 2 and record["result"].get("termination") != INFRA_ERROR
+    ]
+    kept, repeated_units = _distinct_units(played)
     try:
-        for record in records:
+        for record in kept:
             spec, result = record["spec"], record["result"]
-            if len(spec["seats"]) < 2 or result.get("termination") == INFRA_ERROR:
-                continue
             group = by_size.setdefault(len(spec["seats"]), ([], [], []))
             group[0].append([index[name] for name in spec["seats"]])
             group[1].append(places(result))
@@ -201,7 +215,25 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
         unit_seat0_points=seat0_points,
         unit_games=np.bincount(game_unit, minlength=units).astype(float),
         bot_games=bot_games,
+        repeated_units=repeated_units,
+        repeated_games=len(played) - len(kept),
     )
+
+
+def _unit_of(tables: bool) -> Any:
+    """A record's resampling unit as a sortable key: its round, and for pairs its two bots by name."""
+    if tables:
+        return lambda record: (int(record["spec"]["round"]), ())
+    return lambda record: (int(record["spec"]["round"]), tuple(sorted(record["spec"]["seats"])))
+
+
+def _distinct_units(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """``records`` less the units that repeat an earlier one (``distinct.first_units``), and how many units went."""
+    unit_of = _unit_of(any(len(record["spec"]["seats"]) > 2 for record in records))
+    kept = first_units(records, unit_of)
+    if len(kept) == len(records):
+        return kept, 0
+    return kept, len({unit_of(record) for record in records}) - len({unit_of(record) for record in kept})
 
 
 def _name_ranks(names: list[str]) -> np.ndarray:

@@ -33,11 +33,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from league.stats.cycles import pair_scores
+from league.stats.one_way import elo_bound
 from league.stats.pairwise import PairwiseResults
 from league.stats.ties import tie_classes
-
-BOUND_LEVEL = 0.05
-"""One-sided error of the lower bound on a gap."""
 
 DOMINATES, REVERSED, APART = "dominates", "reversed", "apart"
 """How two bots' groups stand, seen from the one rated higher (``Separation.crossing``)."""
@@ -175,9 +173,12 @@ def won_all(games: int) -> str:
 
 
 def lower_bound(units: int) -> float | None:
-    """The 95% lower bound (Elo) on a gap where the upper side took every one of ``units`` units; None below 5."""
-    rate = BOUND_LEVEL ** (1 / units) if units else 0.0
-    return 400 * math.log10(rate / (1 - rate)) if 0.5 < rate < 1 else None
+    """The 95% lower bound (Elo) on a gap where the upper side took every one of ``units`` units; None below 5.
+
+    ``league.stats.one_way.elo_bound``: below 5 units the bound is no gap at all.
+    """
+    bound = elo_bound(units) if units else 0.0
+    return bound if bound > 0 else None
 
 
 def _closure(arrows: np.ndarray) -> np.ndarray:

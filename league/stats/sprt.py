@@ -28,17 +28,25 @@ statistic) and "A note on the MLE of a multinomial distribution with a given exp
 (proposition 1.1), as implemented by fishtest (``server/fishtest/stats/LLRcalc.py``:
 ``LLR_normalized``); fastchess (``matchmaking/sprt``) computes the same. Our values are checked
 against fastchess's own test cases in ``tests/league/stats/test_sprt.py``.
+
+A test counts distinct pairs only (``league.stats.distinct``): a pair whose two games repeat an
+earlier pair's is no new evidence and is not counted, and once most pairs taken repeat earlier ones
+the test stops without a verdict (``SprtState.repeated``), saying why and what to do. Where every
+pair counted scored the same (all won, say), the Elo estimate is a one-sided bound
+(``league.stats.one_way.t_bound``), never a number with an interval the fit cannot give.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from league.stats.distinct import UnitLog, repetition_sentence
+from league.stats.one_way import bound_words, t_bound
 from league.stats.placing import place_points, places
 from league.stats.qualifier import run_figures
 
@@ -112,7 +120,10 @@ def llr(counts: Sequence[float], settings: SprtSettings) -> float:
 
 
 def normalized_elo(counts: Sequence[float]) -> tuple[float, float]:
-    """The candidate's normalized Elo over the baseline, and its standard error, from pentanomial counts."""
+    """The candidate's normalized Elo over the baseline, and its standard error, from pentanomial counts.
+
+    Meaningless where every pair scored the same: see ``elo_estimate``, which says a bound there.
+    """
     if len(counts) != 5:
         raise ValueError("give pentanomial counts (5)")
     total, pdf = _empirical(counts)
@@ -125,6 +136,34 @@ def normalized_elo(counts: Sequence[float]) -> tuple[float, float]:
     spread = max(1 - t_pair * skewness + t_pair**2 * (excess_kurtosis + 2) / 4, 0.0)
     per_game = 1 / math.sqrt(2)  # a pair's two games: a game's t-value is a pair's over sqrt(2)
     return t_pair * per_game * NELO_PER_T, math.sqrt(spread / total) * per_game * NELO_PER_T
+
+
+def one_way_bound(counts: Sequence[int]) -> tuple[float, bool] | None:
+    """Where every pair scored the same score other than 1/2: the candidate's bound in normalized Elo, and its side.
+
+    Returns ``(bound, won)``: the candidate's normalized Elo is at least ``bound`` at 95% when ``won``
+    (every pair scored above 1/2), at most ``-bound`` when not (``league.stats.one_way.t_bound`` of the
+    mirrored score). None where the pairs' scores differ, or were all 1/2 (a fit exists there).
+    """
+    taken = [index for index, count in enumerate(counts) if count]
+    if len(taken) != 1 or taken[0] == 2 or len(counts) != 5:
+        return None
+    index = taken[0]
+    won = index > 2
+    score = index / 4 if won else 1 - index / 4
+    return t_bound(counts[index], score) / math.sqrt(2) * NELO_PER_T, won
+
+
+def elo_estimate(counts: Sequence[int]) -> str:
+    """The candidate's normalized Elo in words: "+12.3 ± 4.5 normalized Elo (95%)", or a bound if all went one way."""
+    bound = one_way_bound(counts)
+    if bound is not None:
+        index = next(index for index, count in enumerate(counts) if count)
+        how = {0: "lost both games", 1: "scored 1/4", 3: "scored 3/4", 4: "won both games"}[index]
+        pairs = f"all {counts[index]} pairs" if counts[index] > 1 else "the only pair"
+        return f"{bound_words(bound[0], bound[1], 'normalized Elo')} ({pairs} {how} for the candidate)"
+    elo, error = normalized_elo(counts)
+    return f"{elo:+.1f} ± {1.96 * error:.1f} normalized Elo (95%)"
 
 
 def _empirical(counts: Sequence[float]) -> tuple[float, Pdf]:
@@ -210,11 +249,14 @@ class SprtState:
 
     Attributes:
         settings: The test.
-        counts: Pentanomial counts of the pairs taken.
+        counts: Pentanomial counts of the distinct pairs taken (a repeat of an earlier pair is not counted).
         llr: The log-likelihood ratio after them.
         verdict: ``H1`` or ``H0`` once a bound was crossed (at the last pair taken), else None.
         solo: Whether the game is played alone: a pair is then two seeds, each a game the candidate wins
             by outscoring the baseline (``seed_points``), rather than two games with the seats swapped.
+        seen: Every pair taken, repeats included (``league.stats.distinct.UnitLog``).
+        repeated: Whether the test stopped without a verdict because most pairs taken repeated earlier ones.
+        game: The game's name, for the sentence that says why it stopped ("" when unknown).
     """
 
     settings: SprtSettings
@@ -222,25 +264,47 @@ class SprtState:
     llr: float = 0.0
     verdict: str | None = None
     solo: bool = False
+    seen: UnitLog = field(default_factory=UnitLog)
+    repeated: bool = False
+    game: str = ""
 
     @property
     def pairs(self) -> int:
-        """The pairs taken."""
+        """The distinct pairs counted."""
         return sum(self.counts)
 
+    @property
+    def over(self) -> bool:
+        """Whether the test takes no more pairs: it reached a verdict, or stopped for repetition."""
+        return self.verdict is not None or self.repeated
+
     def take(self, first: dict[str, Any], second: dict[str, Any], candidate: str) -> str | None:
-        """Count one seat-swapped pair for ``candidate``; the verdict it reaches (None: go on, or decided before)."""
-        return self.take_score((game_points(first, candidate) + game_points(second, candidate)) / 2)
+        """Count one seat-swapped pair for ``candidate`` unless it repeats an earlier one; the verdict it reaches.
+
+        None: go on, decided before, or stopped for repetition (``repeated``).
+        """
+        return self._take([first, second], lambda: (game_points(first, candidate) + game_points(second, candidate)) / 2)
 
     def take_seeds(
         self, first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]], candidate: str
     ) -> str | None:
         """Count a solo game's pair of seeds, each the two bots' runs on it (``seed_points``); as ``take``."""
-        return self.take_score((seed_points(first, candidate) + seed_points(second, candidate)) / 2)
+        return self._take(
+            [*first, *second], lambda: (seed_points(first, candidate) + seed_points(second, candidate)) / 2
+        )
+
+    def _take(self, games: Sequence[dict[str, Any]], score: Callable[[], float]) -> str | None:
+        """Note a pair's games and count its ``score`` if the pair is new; then stop if most pairs were repeats."""
+        if self.over:
+            return None
+        verdict = self.take_score(score()) if self.seen.take(games) else None
+        if self.verdict is None and self.seen.mostly_repeated:
+            self.repeated = True
+        return verdict
 
     def take_score(self, score: float) -> str | None:
         """Count one pair by its score (0, 1/4, 1/2, 3/4 or 1); the verdict it reaches, as ``take``."""
-        if self.verdict is not None:
+        if self.over:
             return None
         self.counts[pentanomial_index(score)] += 1
         self.llr = llr(self.counts, self.settings)
@@ -252,7 +316,8 @@ def verdict_sentence(state: SprtState, candidate: str, baseline: str, capped: bo
     """The test's outcome for people: verdict, LLR against its bounds, pairs, pentanomial counts, Elo estimate.
 
     A solo game's test says what its pairs and games are: two seeds each, a seed being a game the
-    candidate wins by outscoring the baseline on it.
+    candidate wins by outscoring the baseline. A test stopped for repetition says only that, why,
+    and what to do (``league.stats.distinct.repetition_sentence``).
 
     Args:
         state: The test after the pairs it took.
@@ -260,6 +325,9 @@ def verdict_sentence(state: SprtState, candidate: str, baseline: str, capped: bo
         baseline: The bot it is tested against.
         capped: Whether every pair the league may play was taken (``max_games`` reached).
     """
+    if state.repeated:
+        unit = "pairs of seeds" if state.solo else "pairs"
+        return "SPRT: no verdict: " + repetition_sentence(candidate, baseline, state.seen, unit, state.game)
     test = state.settings
     bounds = f"bounds {test.lower:.2f}, {test.upper:.2f}"
     if state.verdict == H1:
@@ -277,10 +345,11 @@ def verdict_sentence(state: SprtState, candidate: str, baseline: str, capped: bo
         if state.solo
         else f"{state.pairs} pairs, {2 * state.pairs} games"
     )
+    if state.seen.repeated:
+        played += f" distinct ({state.seen.repeated} more pairs repeated earlier ones and count for nothing)"
     figures = f"LLR {state.llr:.2f} ({bounds}); {played}; pentanomial {counts}"
     if state.pairs:
-        elo, error = normalized_elo(state.counts)
-        figures += f"; {elo:+.1f} ± {1.96 * error:.1f} normalized Elo (95%)"
+        figures += f"; {elo_estimate(state.counts)}"
     return f"{head}; {figures}"
 
 

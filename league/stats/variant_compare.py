@@ -19,11 +19,15 @@ A game cut short (a seat faulted, or a safety cap of ours ended it) says nothing
 pair where either game was cut short is left out of the paired differences, and counted
 (``faulted_pairs``; the pairing is ``league.stats.variant_pairs``). The per-variant figures keep every
 game, and count the faults.
+
+Identical games count once (``league.stats.distinct``): a cluster whose games repeat an earlier
+cluster's (deterministic bots in a game without randomness) is left out of every figure, interval
+and paired difference, and the per-variant row says how many games there were and how many distinct;
+for paired differences a cluster is the variant's games and the baseline's together.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from engine.core import Game
+from league.stats.distinct import first_units, game_key
 from league.stats.pairwise import pairwise_results
 from league.stats.placing import place_points, places, rank_points
 from league.stats.ratings import scored
@@ -131,13 +136,20 @@ def variant_strengths(bots: Sequence[str], records: Sequence[dict[str, Any]]) ->
     return {name: float(elo) for name, elo in zip(fitted.bots, fitted.elo, strict=True) if not math.isnan(elo)}
 
 
-def fingerprint(record: dict[str, Any]) -> str:
-    """A game's identity for counting distinct games: its stored fingerprint, else its seats and moves, else its id."""
-    if record.get("fingerprint"):
-        return str(record["fingerprint"])
-    if "moves" in record:
-        return json.dumps([record["spec"]["seats"], [move[:3] for move in record["moves"]]])
-    return str(record["game_id"])
+def fingerprint(record: dict[str, Any]) -> tuple[str, ...]:
+    """A game's identity for counting distinct games (``league.stats.distinct.game_key``)."""
+    return game_key(record)
+
+
+def _distinct(games: list[dict[str, Any]], layout: str) -> list[dict[str, Any]]:
+    """``games`` less the clusters (``cluster_of``) that repeat an earlier one's games."""
+    return first_units(games, lambda record: cluster_of(record, layout))
+
+
+def _joint(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], layout: str) -> list[list[dict[str, Any]]]:
+    """Two variants' games less the clusters whose games, in both variants together, repeat an earlier cluster's."""
+    kept = {id(record) for record in _distinct([*mine, *theirs], layout)}
+    return [[record for record in games if id(record) in kept] for games in (mine, theirs)]
 
 
 def variant_row(
@@ -267,15 +279,17 @@ def compare_variants(
     rows, bot_table = [], []
     for variant, mine in games.items():
         rng = np.random.default_rng(bootstrap_seed(seed, variant, FIRST_SEAT))
-        rows.append(variant_row(variant, mine, layout, spread, strengths[variant], rng, samples))
-        bot_table += bot_rows(variant, bots, mine, layout, strengths[variant])
+        distinct = _distinct(mine, layout)
+        row = variant_row(variant, distinct, layout, spread, strengths[variant], rng, samples)
+        rows.append(row | {"games": len(mine), "distinct_games": len({fingerprint(record) for record in mine})})
+        bot_table += bot_rows(variant, bots, distinct, layout, strengths[variant])
     figures = [f for f in FIGURES if (f != SCORE or spread) and (layout != SOLO or f in (SCORE, PLIES))]
     others = [variant for variant in variants if variant != baseline]
     differences = [
         row
         for variant in others
         for row in paired_differences(
-            variant, baseline, games[variant], games[baseline], layout, figures, seed, samples
+            variant, baseline, *_joint(games[variant], games[baseline], layout), layout, figures, seed, samples
         )
     ]
     correlation = [

@@ -56,9 +56,12 @@ def test_every_variant_of_a_pair_is_one_resampling_unit():
 def test_two_bots_an_unbeaten_one_and_a_winless_one():
     records = round_robin(lambda a, b: 1.0 if a == "champion" else 0.0, ["champion", "victim"], rounds=30)
     found = assess(["champion", "victim"], records, ["champion", "victim"])
-    champion = found.strength.iloc[0]
-    assert champion["bot"] == "champion" and np.isfinite(champion["high_95"])
-    assert champion["high_95"] - champion["low_95"] > 300
+    champion, victim = found.strength.iloc[0], found.strength.iloc[1]
+    # the games bound the gap from below only (30 pairs all won: 0.05^(1/30) of the points, 400 log10(s / (1 - s)))
+    assert champion["bot"] == "champion" and np.isnan(champion["high_95"]) and np.isfinite(champion["low_95"])
+    assert np.isnan(victim["low_95"]) and np.isfinite(victim["high_95"])
+    share = 0.05 ** (1 / 30)
+    assert champion["gap_below_at_least"] == pytest.approx(400 * np.log10(share / (1 - share)), abs=0.05)
     assert "one pair" in found.transitivity.meaning
     assert found.cycles.meaning == "With 2 rated bots there can be no 3-cycle."
     assert found.verdict == (

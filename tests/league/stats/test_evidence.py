@@ -219,8 +219,12 @@ def test_more_games_by_the_factor_given_settle_the_pair():
     assert len(open_pairs), "two rounds leave some order open"
     pair = open_pairs.iloc[0]
     copies = int(np.ceil(pair["factor"]))
-    more = [
-        {**record, "spec": {**record["spec"], "round": record["spec"]["round"] + 2 * copy}}
+    more = [  # each copy a game of its own (its own id): identical games would count once (league.stats.distinct)
+        {
+            **record,
+            "game_id": f"{record['game_id']}-{copy}",
+            "spec": {**record["spec"], "round": record["spec"]["round"] + 2 * copy},
+        }
         for copy in range(copies)
         for record in records
     ]
@@ -252,6 +256,7 @@ def test_halves_that_disagree_give_a_negative_reliability():
     ]
     for number, game in enumerate(records):
         game["spec"]["round"] = number // 12
+        game["game_id"] = f"g{number}"  # one id per game: games sharing an id are one game (league.stats.distinct)
     found = reliability(pairwise_results(names, records))
     assert found.tau < -0.5 and found.bots == 4
 
