@@ -19,7 +19,6 @@ symbolic links count (sockets, fifos and devices never).
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -81,15 +80,18 @@ def members(
 
 def tree(folder: Path, skip: tuple[Path, ...], left: list[Path] | None = None) -> Iterator[Path]:
     """The files, folders and links under ``folder`` in sorted order, without what stays behind."""
-    for entry in sorted(folder.iterdir()):
-        mode = entry.lstat().st_mode
-        if never_shipped(entry, stat.S_ISDIR(mode), skip):
+    with os.scandir(folder) as scan:
+        found = sorted(scan, key=lambda item: item.name)
+    for item in found:  # a scan's entry knows its kind without a stat
+        entry = folder / item.name
+        is_folder = item.is_dir(follow_symlinks=False)
+        if never_shipped(entry, is_folder, skip):
             if left is not None:
                 left.append(entry)
             continue
-        if stat.S_ISLNK(mode) or stat.S_ISREG(mode):
+        if item.is_symlink() or item.is_file(follow_symlinks=False):
             yield entry
-        elif stat.S_ISDIR(mode):
+        elif is_folder:
             yield entry
             yield from tree(entry, skip, left)
 

@@ -6,16 +6,25 @@ its folder's files as ``league.plan.bot_files`` chooses them: names, bytes, perm
 link targets, the very entries (and so the very digest) that ``league.cluster.shipping`` packs for
 a cluster's nodes. So an edited file, a new or removed one, or a changed mode bit is a new version;
 what a run writes (stores, reports, ``__pycache__``) and what is never shipped (``.git``, ``.venv``)
-is not. A jailed bot sees its folders read-only, so it cannot change its version during a game.
+is not.
 
 A built-in's version digests its spec as data and the source of the code that plays it: every
 ``.py`` file of the package of each class that plays one of its roles (``engine/<game>/``: its
 ``bots.py``, the rules it calls), and every module of ``engine`` those files import by name
 (``engine.core``, ``engine.slide``...). A changed built-in is a new version too.
 
-Versions are 32 hex digits (128 bits of BLAKE2b, too many to make two versions meet); reports and
-messages show their first ``SHOWN`` digits. Files are read through a ``DigestCache``, so an
-unchanged bot costs only its ``lstat`` calls.
+Versions are 32 hex digits (128 bits of BLAKE2b, too many to make two versions meet; the names,
+kinds, modes and contents are fed with separators no name can hold), and so are the fingerprints
+that put them in the games' ids (``league.plan.league_schedule``); reports and messages show their
+first ``SHOWN`` digits. Files are read through a ``DigestCache``, so an unchanged bot costs only
+its ``lstat`` calls. A league takes its versions once (``league_versions``): its ids and its
+records say the same, even if a file is edited while it runs (the next run finds the change).
+
+What a version does not cover: what a bot's folder holds that is never shipped (``.venv``,
+``.git``, ``__pycache__``...; on a cluster it is not there at all, and a command that names such a
+path is refused there), programs installed outside it, and the league file's folder beyond the
+folders its command names. A jailed bot sees its folders read-only, so it cannot change its own
+version during a game; with ``sandbox: none`` nothing stops it, and its next run is a new version.
 """
 
 from __future__ import annotations
@@ -115,8 +124,11 @@ def changed_lines(versions: dict[str, str], records: Iterable[dict[str, Any]]) -
     stored: dict[str, Counter[str]] = {name: Counter() for name in versions}
     last: dict[str, str] = {}
     for record in records:
-        played = record["spec"].get("versions") or {}
-        for name in record["spec"]["seats"]:
+        spec = record.get("spec")
+        if not isinstance(spec, dict):  # a damaged line says nothing of any bot
+            continue
+        played = spec.get("versions") or {}
+        for name in spec.get("seats") or ():
             if name in stored:
                 was = played.get(name) or ""
                 stored[name][was] += 1

@@ -101,7 +101,7 @@ class DigestCache:
             with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
                 data = json.loads(path.read_text())
                 if data.get("format") == _FORMAT and isinstance(data.get("files"), dict):
-                    self._entries = {key: value for key, value in data["files"].items() if _well_formed(value)}
+                    self._entries = data["files"]  # each entry checked when looked up (``_well_formed``)
 
     def digest(self, path: Path, info: os.stat_result) -> str:
         """The digest of the regular file ``path`` whose ``lstat`` is ``info``: from the cache, else read."""
@@ -109,7 +109,7 @@ class DigestCache:
         signature = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
         known = self._entries.get(key)
         self._used.add(key)
-        if known is not None and known[:-1] == signature:
+        if _well_formed(known) and known[:-1] == signature:
             return str(known[-1])
         with path.open("rb") as stream:
             value = file_digest(stream)
@@ -132,7 +132,7 @@ class DigestCache:
         entries = self._entries
         if len(entries) > MAX_ENTRIES:
             entries = {key: entries[key] for key in self._used if key in entries}
-        kept = {key: value for key, value in entries.items() if _settled(value, now)}
+        kept = {key: value for key, value in entries.items() if _well_formed(value) and _settled(value, now)}
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, partial = tempfile.mkstemp(prefix=".file-digests-", dir=self.path.parent)
@@ -168,9 +168,10 @@ def tree_digest(root: Path, entries: Iterable[Path], cache: DigestCache) -> str:
     Where ``root`` is a file, ``entries`` is ``[root]`` and it is named by its own name.
     """
     tree = TreeDigest()
+    prefix = len(str(root)) + 1
     for entry in entries:
         info = entry.lstat()
-        name = entry.name if entry == root else entry.relative_to(root).as_posix()
+        name = entry.name if entry == root else str(entry)[prefix:]  # relative to root: ``/`` between parts
         if stat.S_ISREG(info.st_mode):
             tree.add(name, info.st_mode, cache.digest(entry, info))
         elif stat.S_ISLNK(info.st_mode):

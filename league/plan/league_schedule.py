@@ -36,7 +36,8 @@ def fingerprints(league: League) -> dict[str, str]:
 
 
 def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    """32 hex digits (128 bits): no entrant can make two versions of a bot give one fingerprint."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
 def planned_schedule(league: League) -> Schedule:
