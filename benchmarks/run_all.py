@@ -42,6 +42,7 @@ near 0.9 about 0.6 points, small enough to see a miscalibration of a few).
 | sprt_errors.py | SPRT wrong-verdict rates beside alpha and beta, mean games beside a fixed-length test's (simulated) |
 | adaptive_efficiency.py | adaptive leagues' games beside a round robin's (simulated); idle workers at batches (Ray) |
 | hidden_truth.py | leagues of known strengths (simulated): interval coverage, LOS calibration, settled places wrong |
+| bot_version_speed.py | a warm bot version of a 100 MB folder and of 10,000 files beside the cold digest |
 
 Scripts that accept ``--figures FILE`` write their figures as JSON (``benchmarks/figures.py``);
 the others' printed lines are read by ``benchmarks/output_parsers.py``.
@@ -134,6 +135,7 @@ SCRIPTS = [
     Script("sprt_errors", "statistics", (), ("--tests", "200", "--elo1", "20"), 2400),
     Script("adaptive_efficiency", "statistics", (), ("--quick",), 1500),
     Script("hidden_truth", "statistics", ("--leagues", "2000"), ("--leagues", "100"), 1200),
+    Script("bot_version_speed", "versions", ("--repeats", "3"), ("--repeats", "1"), 300),
 ]
 
 

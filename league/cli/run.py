@@ -3,7 +3,8 @@
 The league is checked whole before anything plays (``league.cli.league_file``), and a cluster it
 runs on is joined before the report folder is touched (``league.cli.cluster_join``): a problem is
 one line and exit status 2 with nothing written; so is a folder that another run is writing, told
-before any word of the plan (``league.cli.plan_text``). A run whose games failed for reasons of ours
+before any word of the plan (``league.cli.plan_text``). Each bot changed since its stored games is
+told, one line each (``league.plan.bot_version.changed_bots``). A run whose games failed for reasons of ours
 exits 1 and says so on its last line. A disk that refuses a write later (full, read-only) stops the
 run with one line and exit status 3 (``league.cli.main``), what is stored kept whole. Damage the run
 found in the store (a torn last line cut off, lines skipped) is told, one line each. The run ends
@@ -26,6 +27,7 @@ from league.cli.plan_text import describe, tell_store_problems, warn_if_oversubs
 from league.cluster.shipping import shipping_note
 from league.match.inert import inert_line
 from league.plan.adaptive import AdaptiveTracker, outcome_sentence
+from league.plan.bot_version import changed_bots
 from league.plan.config import ConfigError, League
 from league.stats.active_ranking import Claim
 from league.stats.sprt import SprtState, verdict_sentence
@@ -57,6 +59,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         with contextlib.closing(held_store(league)) as store:  # before a word is printed: a busy folder is one line
             adaptive = league.config.format == "adaptive"  # counted, not built: its games are planned as it goes
             print(describe(league, planned_schedule(league) if adaptive else schedule(league)), file=sys.stderr)
+            for line in [] if args.fresh else changed_bots(league, store.records()):
+                print(f"  {line}", file=sys.stderr)
             if address is not None:
                 print(f"  {shipping_note(league)}", file=sys.stderr)
             warn_if_oversubscribed(league, address is not None, cpus)

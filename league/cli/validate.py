@@ -2,7 +2,8 @@
 
 The checks are a run's (``league.cli.league_file``), and with ``--cluster`` or ``--address`` the
 cluster's as well (``league.cli.cluster_join``): a problem is one line and exit status 2. Then the
-plan is printed (``league.cli.plan_text``) with, unless ``--no-estimate``, the time and the store's
+plan is printed (``league.cli.plan_text``), with a line for each bot changed since its stored games
+(``league.plan.bot_version.changed_bots``), and, unless ``--no-estimate``, the time and the store's
 size that a few sample games played here foretell.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from engine.core import plural
@@ -17,6 +19,9 @@ from league.cli.cluster_join import check_cluster, cluster_address, on_cluster
 from league.cli.league_file import load
 from league.cli.plan_text import describe, warn_if_oversubscribed
 from league.cluster.shipping import shipping_note
+from league.plan.bot_version import changed_bots
+from league.store.folder import STORE
+from league.store.results import league_store
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -36,6 +41,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         league.fit_to_cluster(cpus)
     specs = planned_schedule(league)
     print(describe(league, specs))
+    for line in changed_bots(league, stored_records(league.output)):
+        print(f"  {line}")
     if on_cluster(args):
         print(f"  {shipping_note(league)}")
     warn_if_oversubscribed(league, on_cluster(args), cpus)
@@ -54,6 +61,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"league: WARNING: {league.path}: {warning}", file=sys.stderr)
     print("ok")
     return 0
+
+
+def stored_records(folder: Path) -> list[dict[str, Any]]:
+    """The results lines stored in a league's folder (none when it holds no store); the store is only read."""
+    return league_store(folder).records() if (folder / STORE).is_file() else []
 
 
 def add_commands(commands: Any) -> None:

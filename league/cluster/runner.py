@@ -34,6 +34,7 @@ from league.cluster.shipping import ShippedPath, pack_all
 from league.cluster.worker import LeagueSetup, infra_record
 from league.match.bot_spec import spec_to_data
 from league.plan.adaptive import AdaptiveTracker, adaptive_batch_sizes
+from league.plan.bot_version import league_versions
 from league.plan.config import League
 from league.plan.cores import need_of
 from league.plan.game_spec import GameSpec
@@ -125,6 +126,7 @@ def league_setup(league: League, shipped: Mapping[str, ShippedPath] | None = Non
         sandbox=config.sandbox.mode.value,
         clock={"kind": config.clock, "margin_ms": config.time_margin_ms, "game_wall_s": config.limits.wall_seconds},
         shipped=dict(shipped or {}),
+        versions=league_versions(league),
         pin_cores=need_of(config.format, config.players_per_table, league.games, league.bots, config.limits.cores)
         if config.pin_cpus
         else 0,

@@ -3,19 +3,17 @@
 On a cluster the driver's paths mean nothing to the other machines. So before the first game the
 driver packs what each program bot needs and each file a variant names (codevs21's
 ``packs_file``) into a tar with a fixed order, owner and time, named by a hash of its bytes, and
-puts it once into Ray's object store (``pack_all``, then the runner). What a bot needs:
+puts it once into Ray's object store (``pack_all``, then the runner). What a bot needs is what
+its version digests (``league.plan.bot_files``, one rule for both): with a ``cwd``, that folder;
+without one, only the folders of the files its command names in the league file's folder, inside a
+copy of that folder that holds nothing else, so relative paths still work (a command that names no
+file of its own gets an empty folder to run in). Never shipped, at any depth (``LEFT_BEHIND``):
+version control, virtual environments, caches, report folders and stores.
 
-* with a ``cwd`` (a folder of its own), that folder;
-* without one (it runs in the league file's folder), only the folders of the files its command
-  names there, as the jail shows and the access check walks them (``sandbox.access``): for
-  ``python3 bots/mine/bot.py`` the folder ``bots/mine`` (its helper modules), inside a copy of the
-  league's folder that holds nothing else, so relative paths still work; a command that names no
-  file of its own (``python3 -c ...``, ``/usr/bin/x``) gets an empty folder to run in.
-
-Never shipped, at any depth (``LEFT_BEHIND``): version control, virtual environments and caches
-(``.git``, ``.venv``, ``__pycache__``...), report folders (``reports``, any folder holding a
-league's ``games.jsonl``, the league's own ``output``) and stores (``games.jsonl``,
-``moves.jsonl``). So what is shipped, and its hash, change only when the bots' own files do.
+A shipment's hash is the ``league.plan.file_digests.TreeDigest`` of the very bytes it packs: for a
+bot's own folder, the folder digest that is part of the bot's version (``league.plan.bot_version``),
+so the copy on a node is named by what the bot's games were played with, and both change only when
+the bots' own files do.
 
 A worker unpacks what its game needs once a node into a cache there (league/cluster/bot_cache.py, which
 also sweeps it), and every path of the bot and the variant under a shipped one is rewritten to the
@@ -29,34 +27,26 @@ named in a bot's command that lies outside its folder, or one that is never ship
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import stat
-import sys
 import tarfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core import plural
 from league.cluster.bot_cache import ShippedPath, unpacked
-from league.store.folder import MOVE_LOG, STORE, holds_store
-from sandbox.access import bound_folder, named_paths
+from league.plan.bot_files import command_parts, installed, members, stays_behind, within
+from league.plan.file_digests import TreeDigest, file_digest
+from sandbox.access import named_paths
 
 if TYPE_CHECKING:
     from league.plan.config import League
 
 MAX_SHIPPED_BYTES = 512 << 20
 """The most a shipped folder or file may hold (each is packed in the driver's memory)."""
-LEFT_BEHIND = frozenset(
-    {".git", ".hg", ".svn", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "reports"}
-    | {STORE, MOVE_LOG}
-)
-"""Names of entries never shipped, at any depth; so is any folder holding a league's store (``STORE``)."""
-INSTALLED = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/etc")
-"""Where files every node has installed live: a command may name them from outside its folder."""
 
 
 @dataclass(frozen=True)
@@ -101,24 +91,6 @@ def shipped_sources(league: League) -> list[Shipment]:
     return list(found.values())
 
 
-def command_parts(argv: Sequence[str], folder: Path) -> tuple[Path, ...]:
-    """What a bot without a folder of its own needs of the one it runs in: the folders of the files its command names.
-
-    Each existing path its command names inside ``folder`` and not installed brings the folder it
-    lies in (``sandbox.access.bound_folder``: a script's helper modules live beside it), as the
-    jail shows it. A command that names none (``python3 -c ...``, ``/usr/bin/x``) needs nothing.
-    """
-    parts = set()
-    for _, path in named_paths(argv, folder):
-        resolved = path.resolve()
-        if _installed(Path(os.path.abspath(path))) or _installed(resolved) or not _within(resolved, folder):
-            continue
-        bound = bound_folder(resolved)
-        if bound is not None and _within(bound, folder):
-            parts.add(bound)
-    return tuple(sorted(parts))
-
-
 def shipping_problem(league: League) -> str | None:
     """Why the league cannot run on a cluster whose nodes do not share the driver's files, or None.
 
@@ -140,7 +112,7 @@ def shipping_problem(league: League) -> str | None:
                     f" the bot's cwd, or {shared}"
                 )
             for word, path in named_paths(side.command or (), folder):
-                if _stays_behind(folder, Path(os.path.abspath(path)), skip):
+                if stays_behind(folder, Path(os.path.abspath(path)), skip):
                     return (
                         f"bots[{index}] ({spec.name}): its command names {word}, which is never shipped to the"
                         " cluster's nodes (.git, .venv, __pycache__, report folders and league stores stay behind);"
@@ -171,8 +143,8 @@ def shipping_note(league: League) -> str:
     for shipment in shipments:
         path, parts = shipment.path, shipment.parts
         left: list[Path] = []
-        members = list(_members(path, skip, parts, left)) if path.is_dir() else [path]
-        files = [member.lstat() for member in members if stat.S_ISREG(member.lstat().st_mode)]
+        entries = list(members(path, skip, parts, left)) if path.is_dir() else [path]
+        files = [member.lstat() for member in entries if stat.S_ISREG(member.lstat().st_mode)]
         size = sum(info.st_size for info in files)
         total, folders = total + size, folders + path.is_dir()
         if parts is None:
@@ -205,8 +177,8 @@ def pack_all(league: League) -> dict[str, ShippedPath]:
     shipped = {}
     for shipment in shipped_sources(league):
         path = shipment.path
-        packed = pack(path, skip, shipment.parts)
-        shipped[str(path)] = ShippedPath(str(path), _digest(packed), path.is_dir(), packed)
+        data, digest = packed(path, skip, shipment.parts)
+        shipped[str(path)] = ShippedPath(str(path), digest, path.is_dir(), data)
     return shipped
 
 
@@ -238,24 +210,31 @@ def localized(data: Any, shipped: Mapping[str, ShippedPath], cache: Path | None 
 
 
 def pack(path: Path, skip: tuple[Path, ...] = (), parts: tuple[Path, ...] | None = None) -> bytes:
-    """A folder's tree (or one file) as tar bytes that depend only on names, contents, modes and links.
+    """A folder's tree (or one file) as tar bytes that depend only on names, contents, modes and links (``packed``)."""
+    return packed(path, skip, parts)[0]
+
+
+def packed(path: Path, skip: tuple[Path, ...] = (), parts: tuple[Path, ...] | None = None) -> tuple[bytes, str]:
+    """A folder's tree (or one file) as tar bytes, and the ``TreeDigest`` of the bytes packed.
 
     Entries come in sorted order with owner root and time 0; what stays behind (``LEFT_BEHIND``,
-    report folders, ``skip``) and anything but files, folders and symbolic links are left out.
+    report folders, ``skip``) and anything but files, folders and symbolic links are left out. The
+    digest is taken of what went into the tar, as it was read: for a bot's folder, the folder digest
+    of its version (``league.plan.bot_version``) while its files are unchanged.
 
     Args:
         path: The folder or file.
         skip: More paths never shipped (the league's report folder).
         parts: Only these files and folders of it (and the folders that lead to them); None: all.
     """
-    buffer = io.BytesIO()
+    buffer, tree = io.BytesIO(), TreeDigest()
     with tarfile.open(fileobj=buffer, mode="w:", format=tarfile.PAX_FORMAT) as archive:
         if path.is_dir():
-            for entry in _members(path, skip, parts):
-                _add(archive, entry, entry.relative_to(path).as_posix())
+            for entry in members(path, skip, parts):
+                _add(archive, entry, entry.relative_to(path).as_posix(), tree)
         else:
-            _add(archive, path, path.name)
-    return buffer.getvalue()
+            _add(archive, path, path.name, tree)
+    return buffer.getvalue(), tree.hexdigest()
 
 
 def packed_size(
@@ -265,7 +244,7 @@ def packed_size(
     if not path.is_dir():
         return path.stat().st_size
     total = 0
-    for entry in _members(path, skip, parts):
+    for entry in members(path, skip, parts):
         info = entry.lstat()
         total += info.st_size if stat.S_ISREG(info.st_mode) else 0
         if limit is not None and total > limit:
@@ -273,83 +252,25 @@ def packed_size(
     return total
 
 
-def _members(
-    folder: Path, skip: tuple[Path, ...], parts: tuple[Path, ...] | None, left: list[Path] | None = None
-) -> Iterator[Path]:
-    """The entries ``pack`` takes of ``folder``, in order; what stays behind is added to ``left``."""
-    if parts is None:
-        yield from _tree(folder, skip, left)
-        return
-    entries: set[Path] = set()
-    for part in parts:
-        if _stays_behind(folder, part, skip):
-            continue
-        relative = part.relative_to(folder).parts
-        entries |= {folder.joinpath(*relative[:depth]) for depth in range(1, len(relative) + 1)}
-        if part.is_dir():
-            entries.update(_tree(part, skip, left))
-    yield from sorted(entries, key=lambda entry: entry.relative_to(folder).parts)
-
-
-def _tree(folder: Path, skip: tuple[Path, ...], left: list[Path] | None = None) -> Iterator[Path]:
-    """The files, folders and links under ``folder`` in sorted order, without what stays behind."""
-    for entry in sorted(folder.iterdir()):
-        mode = entry.lstat().st_mode
-        if _never_shipped(entry, stat.S_ISDIR(mode), skip):
-            if left is not None:
-                left.append(entry)
-            continue
-        if stat.S_ISLNK(mode) or stat.S_ISREG(mode):
-            yield entry
-        elif stat.S_ISDIR(mode):
-            yield entry
-            yield from _tree(entry, skip, left)
-
-
-def _never_shipped(entry: Path, is_folder: bool, skip: tuple[Path, ...]) -> bool:
-    """Whether ``entry`` stays behind: a name of ``LEFT_BEHIND``, one of ``skip``, or a folder holding a league."""
-    return entry.name in LEFT_BEHIND or entry in skip or (is_folder and holds_store(entry))
-
-
-def _stays_behind(folder: Path, path: Path, skip: tuple[Path, ...]) -> bool:
-    """Whether ``path`` (absolute, under ``folder``) lies in something never shipped."""
-    if not _within(path, folder):
-        return False
-    relative = path.relative_to(folder).parts
-    for depth in range(1, len(relative) + 1):
-        entry = folder.joinpath(*relative[:depth])
-        if _never_shipped(entry, entry.is_dir(), skip):
-            return True
-    return False
-
-
-def _add(archive: tarfile.TarFile, path: Path, name: str) -> None:
+def _add(archive: tarfile.TarFile, path: Path, name: str, tree: TreeDigest) -> None:
     info = archive.gettarinfo(str(path), arcname=name)
+    mode = info.mode
     info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
     info.mode &= 0o777
     if info.isreg():
-        with path.open("rb") as contents:
-            archive.addfile(info, contents)
+        data = path.read_bytes()  # the bytes packed are the bytes digested
+        info.size = len(data)
+        archive.addfile(info, io.BytesIO(data))
+        tree.add(name, stat.S_IFREG | mode, file_digest(io.BytesIO(data)))
     else:
         archive.addfile(info)
-
-
-def _digest(packed: bytes) -> str:
-    return hashlib.blake2b(packed, digest_size=16).hexdigest()
+        kind = stat.S_IFLNK if info.issym() else stat.S_IFDIR
+        tree.add(name, kind | mode, info.linkname if info.issym() else "")
 
 
 def _left_behind(league: League) -> tuple[Path, ...]:
     """Paths never shipped besides ``LEFT_BEHIND``: the league's report folder (it may lie in a bot's folder)."""
     return (league.output.resolve(),)
-
-
-def _installed(path: Path) -> bool:
-    """Whether ``path`` lies where every node has the same files installed (the system, this Python)."""
-    return any(_within(path, Path(base)) for base in (*INSTALLED, sys.prefix, sys.base_prefix))
-
-
-def _within(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
 
 
 def _size(total: int) -> str:
@@ -363,6 +284,6 @@ def _named_outside(argv: tuple[str, ...] | list[str], folder: Path) -> str | Non
             resolved = path.resolve()
         except OSError:
             continue
-        if not _within(resolved, folder.resolve()) and not _installed(resolved):
+        if not within(resolved, folder.resolve()) and not installed(resolved):
             return argument
     return None

@@ -47,6 +47,7 @@ class LeagueSetup:
         shipped: Bot folders and variant files packed for a cluster's nodes, by the driver's path
             (``league.cluster.shipping``); paths under them are rewritten to this node's copy.
         pin_cores: Cores each game's bots are pinned to (``pin_cpus``: the cores a game needs); 0 pins nothing.
+        versions: Per bot name, its version (``league.plan.bot_version``), written into each record's spec.
     """
 
     game: str
@@ -57,6 +58,7 @@ class LeagueSetup:
     clock: dict[str, Any] = field(default_factory=dict)
     shipped: dict[str, ShippedPath] = field(default_factory=dict)
     pin_cores: int = 0
+    versions: dict[str, str] = field(default_factory=dict)
 
 
 def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None = None) -> dict[str, Any]:
@@ -99,14 +101,17 @@ def as_played(spec: dict[str, Any], setup: LeagueSetup) -> dict[str, Any]:
     """What a record says of the game it played: its spec naming the game, the variant's rules, the bots, the play.
 
     The bots' numbers (their places in the league file's list) let a report list them in the file's order.
+    The spec (on the store's results line) names each seated bot's version (``versions``), so a
+    report tells the games of a bot's earlier versions apart (``league.report.earlier_versions``).
 
     The rules and bot specs are the driver's (``setup`` before ``localized``): paths as the league file
     resolved them, never a node's copy.
     """
     numbers = {name: number for number, name in enumerate(setup.bots)}
     seated = [name for name in spec["seats"] if name in setup.bots]
+    versions = {name: setup.versions[name] for name in seated if name in setup.versions}
     return {
-        "spec": {**spec, "game": setup.game},
+        "spec": {**spec, "game": setup.game, **({"versions": versions} if versions else {})},
         "rules": setup.variants.get(spec["variant"], {}),
         "bots": {name: compact_bot(setup.bots[name]) for name in seated},
         "bot_numbers": {name: numbers[name] for name in seated},

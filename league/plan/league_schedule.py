@@ -13,24 +13,31 @@ from typing import Any
 
 from league.match.bot_spec import spec_to_data
 from league.plan.adaptive import AdaptiveTracker
+from league.plan.bot_version import league_versions
 from league.plan.config import League
 from league.plan.schedule import Schedule, SoloSchedule, TableSchedule, gauntlet_schedule, round_robin_schedule
 from league.plan.seed import league_seed
 
 
 def fingerprints(league: League) -> dict[str, str]:
-    """Per bot and variant name, a digest of what it stands for (with the league-wide rules of play)."""
+    """Per bot and variant name, a digest of what it stands for (with the league-wide rules of play).
+
+    A bot stands for its version (``league.plan.bot_version``: its spec and the content of its files
+    or code), so a bot edited since its games were stored plays them again under new ids.
+    """
     config = league.config
     limits = config.limits.model_dump(mode="json", exclude_defaults=True)  # a new limit's default changes no id
     common = {"game": config.game, "limits": limits, "clock": config.clock}
     common |= {"margin": config.time_margin_ms, "sandbox": config.sandbox.model_dump(mode="json")}
     parts: dict[str, Any] = {name: game.variant() for name, game in league.games.items()}
-    parts |= {name: spec_to_data(spec) for name, spec in league.bots.items()}
+    versions = league_versions(league)
+    parts |= {name: {"spec": spec_to_data(spec), "version": versions[name]} for name, spec in league.bots.items()}
     return {name: _digest({"common": common, "own": value}) for name, value in parts.items()}
 
 
 def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    """32 hex digits (128 bits): no entrant can make two versions of a bot give one fingerprint."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
 def planned_schedule(league: League) -> Schedule:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from league.replay.recorded import recorded_league
 from league.report import charts
 from league.report.adaptive import ADAPTIVE_CHARTS, ADAPTIVE_TABLES, adaptive_report
 from league.report.all_faults import every_game_faulted, fault_order, no_ratings_sentence, unrated_standings
+from league.report.earlier_versions import earlier_games, earlier_lines, latest_versions, of_versions
 from league.report.faults import faults_blocks
 from league.report.games import game_rows, games_frame, games_html, games_markdown
 from league.report.header import header_section, subtitle
@@ -54,7 +55,7 @@ from league.stats.distinct import count_distinct
 from league.stats.ranking import RULE, TIE_WHAT, Ranking, rank_league
 from league.stats.ratings import LeagueTable, league_table, trueskill_order
 from league.stats.ties import tie_sentence
-from league.store.results import ResultStore, league_store
+from league.store.results import INFRA_ERROR, ResultStore, league_store
 
 TABLES = (
     "standings.csv",
@@ -107,6 +108,8 @@ class LeagueGames:
             when they name no game, or several).
         store: The store, for the details of some games (stderr tails).
         score_label: What the game's scores count.
+        earlier: One line a bot and earlier version whose stored games are not rated
+            (``league.report.earlier_versions``).
     """
 
     folder: Path
@@ -117,6 +120,7 @@ class LeagueGames:
     manifest: dict[str, Any]
     store: ResultStore
     score_label: str | None
+    earlier: list[str] = field(default_factory=list)
 
     @property
     def game_name(self) -> str:
@@ -137,13 +141,27 @@ def load_games(
     score_label: str | None = None,
     store: ResultStore | None = None,
 ) -> LeagueGames:
-    """The scored games of ``folder`` (those of ``game_ids`` only, when given) with the folder's manifest."""
+    """The scored games of ``folder`` (those of ``game_ids`` only, when given) with the folder's manifest.
+
+    Games of a bot's earlier versions are never among them (without ``game_ids``: games seating
+    another version of a bot than its last stored game's); they are counted apart (``earlier``).
+    """
     store = store or league_store(folder)
-    records = scheduled_games(store.records(), game_ids)
+    stored = scored_in_store_order(store.records())
+    records = scheduled_games(stored, game_ids)
+    if game_ids is None:
+        latest = latest_versions(stored)
+        records = [record for record in records if of_versions(record, latest)]
+    earlier = earlier_lines(earlier_games(stored, records, bots), bots)
     manifest = read_manifest(folder) or recorded_league(store, records)
     game = GAMES.get(manifest.get("game", ""))
     label = score_label or (game.score_label if game is not None else None)
-    return LeagueGames(folder, league_name, bots, variants, records, manifest, store, label)
+    return LeagueGames(folder, league_name, bots, variants, records, manifest, store, label, earlier)
+
+
+def scored_in_store_order(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The scored ``records`` (INFRA_ERROR games left out) in the order they were stored."""
+    return [record for record in records if record["result"]["termination"] != INFRA_ERROR]
 
 
 @contextmanager
@@ -214,6 +232,7 @@ def write_report(
         parts.charts |= adaptive.charts
     sections = [
         header_section(manifest, records, bots, games.variants),
+        *([Section("Earlier versions", [Paragraph(EARLIER_NOTE), Bullets(games.earlier)])] if games.earlier else []),
         *([test] if test else []),
         *(adaptive.sections if adaptive else []),
         *([Section("Verdict", parts.verdict)] if parts.verdict else []),
@@ -241,6 +260,11 @@ def write_report(
     return [*written, folder / "report.md", folder / "index.html"]
 
 
+EARLIER_NOTE = (
+    "These bots changed since these games were stored: their games were played again with the version"
+    " rated here, and the earlier versions' games are kept in the store but left out of every rating and table."
+)
+"""What the report says above the lines of earlier versions."""
 INDEXED_TABLES = ("los.csv", "rank_probabilities.csv")
 """Tables whose rows are named by their index (a bot), written with it."""
 

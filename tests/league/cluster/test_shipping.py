@@ -60,8 +60,8 @@ def bot_league(folder: Path, bot: dict, **overrides) -> Path:
 
 
 def shipped_as_bytes(path: Path) -> ShippedPath:
-    packed = pack(path)
-    return ShippedPath(str(path), shipping._digest(packed), path.is_dir(), packed)
+    data, digest = shipping.packed(path)
+    return ShippedPath(str(path), digest, path.is_dir(), data)
 
 
 def test_a_folder_packs_to_the_same_bytes_whatever_its_file_times_and_to_others_when_a_file_changes(tmp_path):

@@ -10,6 +10,7 @@ from league.cluster import bot_cache
 from league.cluster.runner import league_setup, schedule
 from league.cluster.worker import play_game
 from league.match.bot_spec import spec_from_data, spec_to_data
+from league.plan.bot_version import league_versions
 from league.plan.config import load_league
 from league.plan.manifest import write_manifest
 from league.store.results import ResultStore
@@ -27,7 +28,8 @@ def test_a_game_played_from_a_nodes_copy_records_the_drivers_folder_and_the_leag
     spec = schedule(league)[0]
     record = play_game(spec.to_json(), setup)
     assert record["result"]["termination"] == "NORMAL", record["result"]["detail"]
-    assert record["spec"] == {**spec.to_json(), "game": "versus2048"}
+    versions = {name: league_versions(league)[name] for name in spec.seats}
+    assert record["spec"] == {**spec.to_json(), "game": "versus2048", "versions": versions}
     assert record["rules"] == league.games["short"].variant()
     assert {name: spec_from_data(data) for name, data in record["bots"].items()} == league.bots
     assert record["bots"]["slow"]["cwd"] == str(folder), "the driver's folder, not the node's copy"
