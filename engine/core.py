@@ -283,6 +283,14 @@ class Game(BaseModel, ABC):
     no_openings: ClassVar[str] = "it has no opening rules"
     """Why ``opening_rules`` gives None: a sentence for people (the game's own randomness, say)."""
 
+    def draws_from_seed(self) -> bool:
+        """Whether the rules draw anything from the match seed (tiles, deals, packs, boards).
+
+        Where they draw nothing, two games on different seeds whose bots made the same replies are
+        one game (``league.store.results.fingerprint``).
+        """
+        return True
+
     def opening_rules(self) -> Any:
         """How a match starts from an opening (an ``engine.openings.OpeningRules``), or None: no openings."""
         return None

@@ -79,6 +79,10 @@ class Attack2048(Game):
             "four_on_new_max": self.four_on_new_max,
         }
 
+    def draws_from_seed(self) -> bool:
+        """Only the ``random_two`` opening draws from the seed (its two cells); the attacker places every tile."""
+        return self.opening == "random_two"
+
     def opening_rules(self) -> Any:
         """Both halves start with the opening's plies; every request shows the board (README, Openings)."""
         from engine.attack2048.openings import Attack2048Openings

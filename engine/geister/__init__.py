@@ -70,6 +70,10 @@ class Geister(Game):
 
         return GeisterReferee()
 
+    def draws_from_seed(self) -> bool:
+        """Never: the setups are the bots' own and the rules have no randomness (README)."""
+        return False
+
     def opening_rules(self) -> Any:
         """The referee plays an opening's moves after both setups; every MOV? shows the board (README, Openings)."""
         from engine.geister.openings import GeisterOpenings

@@ -50,6 +50,10 @@ class Versus2048(Game):
 
         return Versus2048Driver(bot)
 
+    def draws_from_seed(self) -> bool:
+        """Never: versus2048 has no randomness (README, section 1)."""
+        return False
+
     def opening_rules(self) -> Any:
         """The referee plays an opening's plies; every turn input tells the bots the position (README, Openings)."""
         from engine.versus2048.openings import Versus2048Openings

@@ -6,10 +6,11 @@ each copy as new evidence makes any statistic as sure as it likes. Every statist
 adaptive league's claims, ``league compare``) takes its units through this module:
 
 - A game is known by its variant, its stored ``fingerprint`` (``league.store.results.fingerprint``:
-  its seats and every move's seat, role and reply; for a record without one, its seats and moves,
-  else its id, else the record itself), its result (scores, ranks, offenders) and, in a game whose
-  referee draws from the seed, its seed (``SEEDLESS_GAMES``). Two games with the same key are one
-  game: the first counts, copies do not.
+  its seats, opening, each seat's replies and, in a game whose rules draw from the seed, its seed;
+  for a record without one, its seats and moves, else its id, else the record itself) and its
+  result (scores, ranks, offenders). A fingerprint stored before fingerprints held the seed (20
+  hex digits) is joined by the seed unless its game is one of ``SEEDLESS_BEFORE``. Two games with
+  the same key are one game: the first counts, copies do not.
 - A unit of several games (a seat-swapped pair, a round's games between two bots, a table's
   rotations, a solo SPRT's two seeds) is known by the keys of all its games. A unit is a repeat
   when every one of its games together repeats an earlier unit's: a pair whose first game repeats
@@ -32,22 +33,27 @@ MIN_UNITS_TO_JUDGE = 8
 """Units a test takes before it may stop for repetition (fewer are too few to call "most")."""
 
 
-SEEDLESS_GAMES = frozenset({"versus2048", "geister"})
-"""Games whose rules draw nothing from the seed (their READMEs: no randomness): only there can two games
-on different seeds be the same game. Elsewhere the referee's draws (tiles, deals, packs, outcomes) are
-not in the moves, so the seed is part of a game's identity."""
+OLD_FINGERPRINT_DIGITS = 20
+"""The length of a fingerprint stored before fingerprints held the seed of a seeded game (today's: 24)."""
+SEEDLESS_BEFORE = frozenset({"versus2048", "geister"})
+"""For fingerprints stored before they held the seed: the games whose rules draw nothing from it
+(``Game.draws_from_seed``; attack2048's default openings too, but its variant is not on the results
+line, so its old fingerprints keep the seed: at worst two of its repeats count twice, never two
+games once)."""
 
 
 def game_key(record: dict[str, Any]) -> tuple[str, ...]:
     """A game's identity: its variant, fingerprint (else its seats and moves, else its id), result, and seed.
 
-    The result is part of it because a fingerprint holds the bots' replies only. The seed is part of
-    it unless the game draws nothing from it (``SEEDLESS_GAMES``): in a game whose referee draws from
-    the seed, bots that ignore what they see reply alike in games that differ. An opening the spec
-    names (``opening``) is part of it too. Strings throughout, so that keys sort.
+    The result is part of it because a fingerprint holds the bots' replies only. The seed is in a
+    fingerprint where the game draws from it: there bots that ignore what they see reply alike in
+    games that differ. A record without a fingerprint of today's kind adds the seed itself unless its
+    game draws nothing from it (``SEEDLESS_BEFORE``). An opening the spec names (``opening``) is
+    part of it too. Strings throughout, so that keys sort.
     """
     spec, result = record.get("spec", {}), record.get("result", {})
-    seed = "" if spec.get("game") in SEEDLESS_GAMES else str(spec.get("seed"))
+    current = len(str(record.get("fingerprint") or "")) not in (0, OLD_FINGERPRINT_DIGITS)
+    seed = "" if current or spec.get("game") in SEEDLESS_BEFORE else str(spec.get("seed"))
     outcome = (f"{result.get('scores')}{result.get('ranks')}{result.get('offenders')}", str(spec.get("opening")), seed)
     variant = str(spec.get("variant", ""))
     if record.get("fingerprint"):

@@ -4,9 +4,9 @@ Two append-only JSON-lines files side by side in a league's folder:
 
 - ``games.jsonl``, the results: one short line a game with its ``game_id``, ``spec``, ``result``,
   ``time_used_ms``, ``worker`` and ``node`` (where it was played; ``node`` on Ray only), its
-  ``fingerprint`` (the game's identity, a hash of the seats and every move's seat, role and reply,
-  computed once, when the game is stored) and ``log``, the ``[offset, length]`` in bytes of its
-  line in the move log. Reports read this file alone.
+  ``fingerprint`` (the game's identity, a hash of the seats, the opening, each seat's replies and,
+  where the game draws from it, the seed: ``fingerprint``, computed once, when the game is stored)
+  and ``log``, the ``[offset, length]`` in bytes of its line in the move log. Reports read this file alone.
 - ``moves.jsonl``, the move log: one line a game with its ``game_id`` and the rest of its record
   (``moves``, ``stderr``), fetched by pointer (a seek, no scan) for replays and fault details.
 
@@ -27,6 +27,7 @@ still read: fingerprints are computed on reading and details come from each reco
 from __future__ import annotations
 
 import fcntl
+import functools
 import gc
 import hashlib
 import json
@@ -35,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from engine import get_game
 from engine.core import Termination
 from league.store.faults import Damage, StoreWriteError, torn_tail_cut, write_failure
 from league.store.folder import MOVE_LOG, STORE
@@ -51,20 +53,61 @@ class StoreBusy(Exception):
     """Another process holds the store."""
 
 
-def fingerprint(seats: Sequence[str], moves: Iterable[Sequence[Any]], opening: Sequence[str] | None = None) -> str:
-    """A game's identity: 20 hex digits of a hash of its seats, its opening and every move's (seat, role, reply).
+FINGERPRINT_DIGITS = 24
+"""Hex digits of a fingerprint; one of 20 was stored before fingerprints held the seed of a seeded game."""
 
-    Two games with the same bots in the same seats, from the same opening, that made the same
-    replies have the same fingerprint, whatever their timings; reports count distinct games with it.
+
+def fingerprint(
+    seats: Sequence[str],
+    moves: Iterable[Sequence[Any]],
+    opening: Sequence[str] | None = None,
+    seed: int | None = None,
+) -> str:
+    """A game's identity: 24 hex digits of a hash of its seats, opening, seed and each seat's replies.
+
+    Two games with the same bots in the same seats, from the same opening (and, in a game whose
+    rules draw from the seed, on the same seed) in which each seat made the same replies have the
+    same fingerprint, whatever their timings; the statistics count distinct games with it
+    (``league.stats.distinct``). Each seat's replies are taken in their own order: the referee's
+    game follows from them alone, so two games whose simultaneous replies (geister's setups)
+    arrived in another order are one game.
 
     Args:
         seats: Bot names, seat 0 first.
         moves: The stored moves, ``[seat, role, reply, elapsed_ms, fault]`` each (and an event, see worker.stored_move).
         opening: The plies the referee played first (``league.plan.openings``), None for none.
+        seed: The match seed where the game's rules draw from it (``Game.draws_from_seed``), else None.
     """
-    played = [list(seats), [list(move[:3]) for move in moves]]
-    identity = json.dumps(played + ([list(opening)] if opening is not None else []), separators=(",", ":"))
-    return hashlib.blake2b(identity.encode(), digest_size=10).hexdigest()
+    replies: list[list[list[Any]]] = [[] for _ in seats]
+    for move in moves:
+        seat = move[0]
+        if type(seat) is int and 0 <= seat < len(replies):
+            replies[seat].append(list(move[1:3]))
+    identity = json.dumps([list(seats), replies, opening, seed], separators=(",", ":"))
+    return hashlib.blake2b(identity.encode(), digest_size=FINGERPRINT_DIGITS // 2).hexdigest()
+
+
+def record_fingerprint(record: dict[str, Any]) -> str:
+    """``fingerprint`` of a whole record (spec, rules and moves): the seed counts where its game draws from it."""
+    spec = record.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
+    seed = spec.get("seed") if _draws_from_seed(spec.get("game"), record.get("rules")) else None
+    return fingerprint(spec.get("seats", []), record.get("moves") or [], record.get("opening"), seed)
+
+
+@functools.lru_cache(maxsize=64)
+def _draws_from_seed_cached(game: str, rules: str) -> bool:
+    try:
+        return get_game(game)(**json.loads(rules)).draws_from_seed()
+    except Exception:  # noqa: BLE001 - an unknown game or rules: the seed counts, so no two games merge
+        return True
+
+
+def _draws_from_seed(game: Any, rules: Any) -> bool:
+    """Whether a record's game draws from its seed (True where the record cannot tell)."""
+    if not isinstance(game, str) or not isinstance(rules, dict | None):
+        return True
+    return _draws_from_seed_cached(game, json.dumps(rules or {}, sort_keys=True))
 
 
 def split_record(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -78,9 +121,7 @@ def split_record(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
     """
     compact = {key: record[key] for key in RESULT_FIELDS if key in record}
     given = record.get("fingerprint") if "moves" not in record else None  # a results line stored again
-    compact["fingerprint"] = given or fingerprint(
-        record["spec"]["seats"], record.get("moves", []), record.get("opening")
-    )
+    compact["fingerprint"] = given or record_fingerprint(record)
     rest = {key: value for key, value in record.items() if key not in (*RESULT_FIELDS, "fingerprint", "log")}
     return compact, ({"game_id": record["game_id"], **rest} if rest else None)
 
@@ -302,9 +343,7 @@ def _from_whole_record(record: dict[str, Any], with_fingerprint: bool) -> dict[s
     """The results line of a record stored whole (moves inside): its results fields and fingerprint."""
     compact = {key: record[key] for key in RESULT_FIELDS if key in record}
     if with_fingerprint:
-        spec = record.get("spec")
-        seats = spec.get("seats", []) if isinstance(spec, dict) else []
-        compact["fingerprint"] = fingerprint(seats, record.get("moves") or [], record.get("opening"))
+        compact["fingerprint"] = record_fingerprint(record)
     return compact
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from league.stats.distinct import (
     MIN_UNITS_TO_JUDGE,
+    OLD_FINGERPRINT_DIGITS,
     UnitLog,
     count_distinct,
     distinct_units,
@@ -20,13 +21,15 @@ from league.stats.one_way import bound_words, elo_bound, score_bound, t_bound
 from league.stats.pairwise import pairwise_results
 from league.stats.separation import lower_bound
 from league.stats.sprt import H1, NELO_PER_T, SprtSettings, SprtState, elo_estimate, verdict_sentence
+from league.store.results import fingerprint, record_fingerprint
 
 
 def game(number, seats, moves, ranks, seed=0, game_name="versus2048", round_=0):
-    """A stored record of a game of two seats with the fingerprint ``moves`` (a word standing for its moves)."""
+    """A stored record of two seats whose seat 0 replied ``moves`` (a word), fingerprinted as the store does."""
     spec = {"game": game_name, "variant": "v", "seats": list(seats), "seed": seed, "round": round_, "index": number}
     result = {"scores": [3 - r for r in ranks], "ranks": list(ranks), "termination": "NORMAL", "offenders": []}
-    return {"game_id": f"g{number}", "spec": spec, "result": result, "fingerprint": f"{seats[0]}-{moves}"}
+    played = {"spec": spec, "rules": {}, "moves": [[0, "main", f"{seats[0]}-{moves}", 1, None]]}
+    return {"game_id": f"g{number}", "spec": spec, "result": result, "fingerprint": record_fingerprint(played)}
 
 
 def pair(number, first_moves, second_moves, winner="a", seed=0, **more):
@@ -58,6 +61,32 @@ def test_a_game_is_its_seats_moves_result_and_for_a_seeded_game_its_seed():
     dealt = [game(k, ("a", "b"), "x", [1, 2], seed=k, game_name="nimmt") for k in (3, 4)]
     assert game_key(dealt[0]) != game_key(dealt[1]), "the deal comes from the seed: the same replies, other games"
     assert count_distinct([one, again, other_result, *dealt]) == 4
+    stored_before = [{**record, "fingerprint": "0" * OLD_FINGERPRINT_DIGITS} for record in (*dealt, one, again)]
+    assert count_distinct(stored_before) == 3, "an old fingerprint lacks the seed: a seeded game's key adds it"
+
+
+def test_a_fingerprint_holds_each_seats_replies_in_their_order_the_opening_and_a_seeded_games_seed():
+    setups = [[0, "setup", "SET:ABCD", 3, None], [1, "setup", "SET:EFGH", 5, None], [0, "play", "MOV:A,N", 1, None]]
+    swapped = [setups[1], setups[0], setups[2]]
+    assert fingerprint(["a", "b"], setups) == fingerprint(["a", "b"], swapped), "simultaneous replies, either order"
+    assert fingerprint(["a", "b"], setups) != fingerprint(["b", "a"], setups)
+    assert fingerprint(["a", "b"], setups) != fingerprint(["a", "b"], setups, opening=["MOV:B,N"])
+    assert fingerprint(["a", "b"], setups) != fingerprint(["a", "b"], setups[:2] + [[0, "play", "MOV:A,E", 1, None]])
+    for name, rules, seeded in [
+        ("versus2048", {}, False),
+        ("geister", {}, False),
+        ("attack2048", {}, False),
+        ("attack2048", {"opening": "random_two"}, True),
+        ("pk2048", {}, True),
+        ("nimmt", {}, True),
+    ]:
+        prints = {
+            record_fingerprint(
+                {"spec": {"game": name, "seats": ["a", "b"], "seed": seed}, "rules": rules, "moves": setups}
+            )
+            for seed in (1, 2)
+        }
+        assert len(prints) == (2 if seeded else 1), (name, rules)
 
 
 def test_which_copy_counts_depends_on_the_units_order_never_on_the_records_order():
