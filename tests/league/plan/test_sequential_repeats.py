@@ -1,4 +1,4 @@
-"""An SPRT between two deterministic program bots in versus2048 (no randomness) stops without a verdict.
+"""An SPRT of deterministic program bots in versus2048 (no randomness) stops without a verdict; openings let it decide.
 
 The two bots (tests/bots/v2048_steady.py, and a variant of it: another slide order, the other attack
 cell) play the same pair of games on every seed. The test counts that pair once, stops once most
@@ -14,6 +14,7 @@ from league.cluster.runner import run_league, schedule
 from league.plan.config import load_league
 from league.report.build import write_report
 from league.stats.distinct import MIN_UNITS_TO_JUDGE
+from league.stats.sprt import H1
 from tests.conftest import BOTS, write_league
 
 STEADY = str(BOTS / "v2048_steady.py")
@@ -59,3 +60,27 @@ def test_a_deterministic_sprt_stops_without_a_verdict_and_says_why(ray_local, tm
     status, _, err = league_cli("run", str(tmp_path / "league.yaml"))  # a rerun plays nothing and says the same
     assert status == 0, err
     assert f"SPRT: no verdict: {WHY} {MIN_UNITS_TO_JUDGE} pairs" in err and "0 played" in err
+
+
+def test_with_openings_an_sprt_of_deterministic_bots_decides_on_distinct_pairs(ray_local, tmp_path):
+    # The candidate merges most; its baseline slides in a fixed order (tests/bots/v2048_fixed_order.py).
+    league_file = deterministic_sprt(tmp_path).path
+    config = yaml.safe_load(league_file.read_text())
+    config["bots"] = [BOT, {"name": "fixed", "command": [sys.executable, str(BOTS / "v2048_fixed_order.py")]}]
+    config |= {"openings": {"plies": 8}, "max_games": 800, "variants": {"long": {"turns_per_player": 40}}}
+    league_file.write_text(yaml.safe_dump(config))
+    without = yaml.safe_load(league_file.read_text())
+    summary = run_league(load_league(league_file))
+    test = summary.sprt
+    assert test is not None and not test.repeated, "the openings make the pairs differ"
+    state = test.state
+    assert state.verdict == H1, f"the merging bot is stronger: LLR {state.llr:.2f}, pentanomial {state.counts}"
+    assert state.seen.units == test.pairs_taken and state.seen.repeated < state.seen.units / 2
+    assert sum(state.counts) == state.pairs == state.seen.distinct, "the verdict rests on distinct pairs alone"
+    assert summary.played < summary.total, "it stopped at its verdict, before max_games"
+    del without["openings"]  # the same two bots without openings: one pair over and over, no verdict
+    (tmp_path / "plain").mkdir()
+    plain = tmp_path / "plain" / "league.yaml"
+    plain.write_text(yaml.safe_dump(without | {"output": str(tmp_path / "plain" / "out")}))
+    summary = run_league(load_league(plain))
+    assert summary.sprt is not None and summary.sprt.repeated and summary.sprt.state.verdict is None
