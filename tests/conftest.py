@@ -30,6 +30,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def own_digest_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The session's own cache of bot file digests (``league.plan.file_digests``), never the user's."""
+    from league.plan.file_digests import CACHE_VARIABLE
+
+    before = os.environ.get(CACHE_VARIABLE)
+    os.environ[CACHE_VARIABLE] = str(tmp_path_factory.mktemp("digests") / "file-digests.json")
+    yield
+    if before is None:
+        os.environ.pop(CACHE_VARIABLE, None)
+    else:
+        os.environ[CACHE_VARIABLE] = before
+
+
+@pytest.fixture(scope="session", autouse=True)
 def busy_machine(request: pytest.FixtureRequest):
     """With ``--busy N``: N spinners a core, at the tests' own priority, for the whole session.
 
