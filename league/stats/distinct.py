@@ -116,10 +116,12 @@ class UnitLog:
     Attributes:
         units: Units taken.
         repeated: Units that repeated an earlier one.
+        opened: Whether a game taken started from an opening (its spec's ``opening``).
     """
 
     units: int = 0
     repeated: int = 0
+    opened: bool = False
     _keys: set[tuple[tuple[str, ...], ...]] = field(default_factory=set)
     _games: set[tuple[str, ...]] = field(default_factory=set)
 
@@ -127,6 +129,7 @@ class UnitLog:
         """Note one unit's games; whether the unit is new."""
         key = unit_key(unit)
         self.units += 1
+        self.opened = self.opened or any((record.get("spec") or {}).get("opening") for record in unit)
         self._games.update(key)
         if key in self._keys:
             self.repeated += 1
@@ -174,8 +177,14 @@ def repetition_sentence(first: str, second: str, log: UnitLog, unit: str, game: 
         game: The game's name ("" when unknown).
     """
     where = f"{game} draws nothing from the seed" if game else "the game draws nothing from the seed"
+    if log.opened:
+        fix = (
+            "its openings give too few positions: give more plies (`openings: {plies: 8}`) or an openings file"
+            " with more lines"
+        )
+    else:
+        fix = "add `openings: {plies: 4}` to the league file so that each pair starts from its own position"
     return (
         f"{first} and {second} played {log.distinct_games} distinct games in {log.units} {unit}"
-        f" ({log.repeated} repeated earlier ones, counted once): both bots are deterministic and {where};"
-        " add `openings: {plies: 4}` to the league file so that each pair starts from its own position"
+        f" ({log.repeated} repeated earlier ones, counted once): both bots are deterministic and {where}; {fix}"
     )

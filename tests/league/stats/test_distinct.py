@@ -122,6 +122,20 @@ def test_an_sprt_on_repeated_pairs_does_not_decide_and_says_why():
     )
 
 
+def test_an_sprt_whose_openings_repeat_asks_for_more_of_them():
+    state = SprtState(SprtSettings(0, 20), game="versus2048")
+    for number in range(MIN_UNITS_TO_JUDGE):
+        first, second = pair(number, "x", "y", seed=number)
+        for record in (first, second):
+            record["spec"]["opening"] = {"plies": 1}
+        state.take(first, second, "a")
+    assert state.repeated and state.seen.opened
+    assert verdict_sentence(state, "a", "b", capped=False).endswith(
+        "versus2048 draws nothing from the seed; its openings give too few positions: give more plies"
+        " (`openings: {plies: 8}`) or an openings file with more lines"
+    )
+
+
 def test_an_sprt_on_distinct_pairs_decides_as_before():
     settings = SprtSettings(0, 20)
     by_score, by_games = SprtState(settings), SprtState(settings)
