@@ -346,7 +346,8 @@ def verdict_sentence(state: SprtState, candidate: str, baseline: str, capped: bo
         else f"{state.pairs} pairs, {2 * state.pairs} games"
     )
     if state.seen.repeated:
-        played += f" distinct ({state.seen.repeated} more pairs repeated earlier ones and count for nothing)"
+        again = "1 more pair" if state.seen.repeated == 1 else f"{state.seen.repeated} more pairs"
+        played += f" distinct ({again} repeated earlier ones and count for nothing)"
     figures = f"LLR {state.llr:.2f} ({bounds}); {played}; pentanomial {counts}"
     if state.pairs:
         figures += f"; {elo_estimate(state.counts)}"

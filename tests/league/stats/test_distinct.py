@@ -136,6 +136,20 @@ def test_an_sprt_whose_openings_repeat_asks_for_more_of_them():
     )
 
 
+@pytest.mark.parametrize(
+    ("played", "said"),
+    [
+        ("xyxzy", "3 pairs, 6 games distinct (2 more pairs repeated earlier ones and count for nothing)"),
+        ("xyx", "2 pairs, 4 games distinct (1 more pair repeated earlier ones and count for nothing)"),
+    ],
+)
+def test_an_sprt_says_how_many_pairs_it_did_not_count(played, said):
+    state = SprtState(SprtSettings(0, 20), game="versus2048")
+    for number, moves in enumerate(played):
+        state.take(*pair(number, moves, moves, winner=None), "a")
+    assert said in verdict_sentence(state, "a", "b", False)
+
+
 def test_an_sprt_on_distinct_pairs_decides_as_before():
     settings = SprtSettings(0, 20)
     by_score, by_games = SprtState(settings), SprtState(settings)
