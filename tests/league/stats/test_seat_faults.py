@@ -74,7 +74,7 @@ def test_the_league_holds_the_shared_ranks_the_rules_give(league):
         assert result["offenders"] == faulted
         if len(seats) == 4:
             assert sorted(result["ranks"][seat] for seat in faulted) == [3, 3]
-        kinds = {seats[seat]: fault.termination for seat, fault in given_faults(result).items()}
+        kinds = {seats[seat]: fault.termination for seat, fault in given_faults(result.to_json()).items()}
         assert kinds == {name: kind for name, kind in (("sleepy", "TIMEOUT"), ("writer", "CRASH")) if name in seats}
 
 

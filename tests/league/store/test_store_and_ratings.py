@@ -24,7 +24,7 @@ def test_a_torn_last_line_is_ignored_and_cut_before_the_next_append(tmp_path):
     store.close()
     with (tmp_path / "games.jsonl").open("ab") as handle:
         handle.write(b'{"game_id": "g2", "spe')  # the driver died mid-write
-    assert [r["game_id"] for r in ResultStore(tmp_path / "games.jsonl").records()] == ["g1"]
+    assert [r.game_id for r in ResultStore(tmp_path / "games.jsonl").records()] == ["g1"]
     store = ResultStore(tmp_path / "games.jsonl")
     store.append(record("g2", 1, "ab", [2, 1]))
     store.close()
