@@ -1,8 +1,9 @@
 """A stored game as one type (``GameRecord``): what a results line of ``games.jsonl`` holds.
 
-The worker's record (a dict over Ray) becomes a ``GameRecord`` at one place, the store
-(``league.store.results.split_record``); the store reads its lines as ``GameRecord``s, and the
-statistics, the report, the replays and the planners read those. The type lives in ``league.stats``,
+The worker's record (a dict over Ray, moves included) becomes a ``GameRecord`` at one place, the
+store (``league.store.results.split_record``, whose ``extend`` returns what it stored); the store
+reads its lines as ``GameRecord``s, and the statistics, the report, the replays (with the move log's
+``details`` beside) and the planners read those. The type lives in ``league.stats``,
 the lowest wing that every reader may import (``store`` is a floor above ``stats``).
 
 ``from_json`` takes a decoded line as older stores wrote it too: fields it lacks get defaults
@@ -11,15 +12,18 @@ decoded (scores are exact integers, whatever their size: never floats). ``to_jso
 line's own JSON, keys in its own order and none added, so a line read and written again is the same
 bytes, and keys this code does not know are kept (``other``).
 
-Records are read-only: the lists they hold (seats, scores, moves of time) are the decoded ones, not
+Records are read-only: the lists they hold (seats, scores, times) are the decoded ones, not
 copies; never change them.
 
-Until every reader uses attributes, each part also answers ``part["key"]``, ``part.get("key")`` and
-``"key" in part`` as the line's dict did (``_LineView``).
+The readers in ``league/`` use attributes. Each part also still answers ``part["key"]``,
+``part.get("key")`` and ``"key" in part`` as the line's dict did (``_LineView``), for the tests that
+read stored records so; a part built by ``dataclasses.replace`` keeps its line's keys and order, an
+optional field set since coming after them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -40,8 +44,12 @@ class _LineView:
         cls._FIELDSET = frozenset(cls._FIELDS)
 
     def _present(self) -> tuple[str, ...]:
+        """The JSON keys: the line's own, in its order, and after them optional fields set since (``replace``)."""
         keys = getattr(self, "keys_", None)
-        return keys if keys is not None else self._canonical_keys()
+        if keys is None:
+            return self._canonical_keys()
+        added = tuple(key for key in self._OPTIONAL if key not in keys and getattr(self, key) is not None)
+        return (*keys, *sorted(added, key=self._FIELDS.index)) if added else keys
 
     def _canonical_keys(self) -> tuple[str, ...]:
         return (
@@ -344,16 +352,4 @@ class GameRecord(_LineView):
 
     def with_log(self, log: list[int]) -> GameRecord:
         """This record with its move-log pointer ``log`` (a key added at the end of its line)."""
-        keys = self.keys_ if self.keys_ is None or "log" in self.keys_ else (*self.keys_, "log")
-        return GameRecord(
-            self.game_id,
-            self.spec,
-            self.result,
-            self.time_used_ms,
-            self.worker,
-            self.node,
-            self.fingerprint,
-            log,
-            self.other,
-            keys,
-        )
+        return dataclasses.replace(self, log=log)

@@ -6,7 +6,8 @@ Two append-only JSON-lines files side by side in a league's folder:
   ``time_used_ms``, ``worker`` and ``node`` (where it was played; ``node`` on Ray only), its
   ``fingerprint`` (the game's identity, a hash of the seats, the opening, each seat's replies and,
   where the game draws from it, the seed: ``fingerprint``, computed once, when the game is stored)
-  and ``log``, the ``[offset, length]`` in bytes of its line in the move log. Reports read this file alone.
+  and ``log``, the ``[offset, length]`` in bytes of its line in the move log. Reports read this file alone,
+  each line as a ``league.stats.game_record.GameRecord``.
 - ``moves.jsonl``, the move log: one line a game with its ``game_id`` and the rest of its record
   (``moves``, ``stderr``), fetched by pointer (a seek, no scan) for replays and fault details.
 
@@ -281,18 +282,21 @@ class ResultStore:
             raise StoreWriteError(write_failure(failed, error)) from error
         self._results = results
 
-    def append(self, record: dict[str, Any] | GameRecord) -> None:
+    def append(self, record: dict[str, Any] | GameRecord) -> GameRecord:
         """Store one game (its move-log line, then its results line) durably before returning.
 
         Args:
             record: The game's full record, as the worker returned it.
 
+        Returns:
+            Its results line, as ``records`` will read it.
+
         Raises:
             StoreWriteError: The disk refused the write (full, read-only); nothing of it is left behind.
         """
-        self.extend([record])
+        return self.extend([record])[0]
 
-    def extend(self, records: Iterable[dict[str, Any] | GameRecord]) -> None:
+    def extend(self, records: Iterable[dict[str, Any] | GameRecord]) -> list[GameRecord]:
         """Store many games, with one pair of fsyncs per ``WRITE_CHUNK`` games instead of per game.
 
         Each chunk's move-log lines are made durable before its results lines are written, so a
@@ -300,21 +304,27 @@ class ResultStore:
 
         Args:
             records: Full game records.
+
+        Returns:
+            Their results lines, in order, as ``records`` will read them (what the planners take).
         """
         self.lock()
+        stored: list[GameRecord] = []
         chunk: list[dict[str, Any] | GameRecord] = []
         for record in records:
             chunk.append(record)
             if len(chunk) == WRITE_CHUNK:
-                self._write_chunk(chunk)
+                stored += self._write_chunk(chunk)
                 chunk = []
         if chunk:
-            self._write_chunk(chunk)
+            stored += self._write_chunk(chunk)
+        return stored
 
-    def _write_chunk(self, records: list[dict[str, Any] | GameRecord]) -> None:
+    def _write_chunk(self, records: list[dict[str, Any] | GameRecord]) -> list[GameRecord]:
         assert self._results is not None and self._log is not None
         log_lines: list[bytes] = []
         result_lines: list[bytes] = []
+        stored: list[GameRecord] = []
         end = self._log.seek(0, os.SEEK_END)
         for record in records:
             compact, rest = split_record(record)
@@ -324,10 +334,12 @@ class ResultStore:
                 end += len(line)
                 log_lines.append(line)
             result_lines.append(encode_line(compact.to_json()))
+            stored.append(compact)
         if log_lines:
             write_durably(self._log, log_lines)
         write_durably(self._results, result_lines)
         self._where = None  # the pointers of the last scan may be stale now
+        return stored
 
     def reset(self) -> None:
         """Forget every stored game, results and move log (``--fresh``); locks the store first."""
