@@ -133,7 +133,7 @@ def measure(path: Path, limit_ms: int) -> dict[str, Any]:
     summary = run_league(league, fresh=True)
     store = ResultStore(league.output / "games.jsonl")
     records = store.records()
-    details = store.details(record["game_id"] for record in records)
+    details = store.details(record.game_id for record in records)
     charged: list[float] = []
     cpus: set[str] = set()
     for detail in details.values():
@@ -144,8 +144,8 @@ def measure(path: Path, limit_ms: int) -> dict[str, Any]:
                 charged.append(elapsed_ms / limit_ms)
         for tail in detail.get("stderr", []):
             cpus |= {line.removeprefix("cpus ") for line in tail["text"].splitlines() if line.startswith("cpus ")}
-    lost = sum(record["result"]["termination"] == "TIMEOUT" for record in records)
-    infra = sum(record["result"]["termination"] == "INFRA_ERROR" for record in records)
+    lost = sum(record.result.termination == "TIMEOUT" for record in records)
+    infra = sum(record.result.termination == "INFRA_ERROR" for record in records)
     return {
         "games": len(records),
         "lost": lost,

@@ -11,9 +11,8 @@ from __future__ import annotations
 import itertools
 import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from engine.synthetic.model import draw_elo, outcome_probabilities, pick_outcome
 from league.plan.adaptive_simulation import spread_elos  # noqa: E402
 from league.stats.analysis import assess  # noqa: E402
 from league.stats.bradley_terry import fit  # noqa: E402
+from league.stats.game_record import GameRecord  # noqa: E402
 from league.stats.verdict import settled_places  # noqa: E402
 
 ENDLESS_GAMES = 1e6
@@ -124,7 +124,7 @@ SCORES = {1: [2, 0], 0: [1, 1], -1: [0, 2]}
 RANKS = {1: [1, 2], 0: [1, 1], -1: [2, 1]}
 
 
-def league_records(league: League) -> list[dict[str, Any]]:
+def league_records(league: League) -> list[GameRecord]:
     """The league's games as the store keeps a synthetic round robin: a round's pair of games on one seed."""
     rng = np.random.default_rng(league.seed)
     chances = {seats: league.seat0_chances(*seats) for seats in itertools.permutations(league.elos, 2)}
@@ -135,9 +135,9 @@ def league_records(league: League) -> list[dict[str, Any]]:
             for seats in (pair, pair[::-1]):
                 outcome = pick_outcome(float(rng.random()), chances[seats])
                 game = record(len(records), seats, RANKS[outcome], round_, variant="default")
-                game["spec"].update(league=f"hidden{league.seed}", seed=seed, game_id=game["game_id"])
-                game["result"].update(scores=SCORES[outcome], reason_code="model_outcome", plies=2)
-                records.append(game)
+                spec = replace(game.spec, league=f"hidden{league.seed}", seed=seed, game_id=game.game_id)
+                result = replace(game.result, scores=SCORES[outcome], reason_code="model_outcome", plies=2)
+                records.append(replace(game, spec=spec, result=result))
     return records
 
 

@@ -46,6 +46,7 @@ import yaml
 from league.cluster.pool import GameWorker
 from league.cluster.runner import league_setup, run_league, schedule
 from league.plan.config import load_league
+from league.stats.game_record import GameRecord
 from league.stats.ratings import league_table
 from sandbox.procfs import STIME, TICK_NS, UTIME, children_of, descendants, process_table
 
@@ -160,12 +161,9 @@ def synthetic_records(games: int, seats: int) -> tuple[list[str], list[dict]]:
         ranks = sorted(rng.randint(1, seats) for _ in range(seats))
         ranks = [1 + sum(other < rank for other in ranks) for rank in ranks]  # competition ranks: 1 1 3
         rng.shuffle(ranks)
-        records.append(
-            {
-                "spec": {"index": index, "seats": rng.sample(bots, seats), "round": index},
-                "result": {"termination": "NORMAL", "ranks": ranks, "scores": [0] * seats},
-            }
-        )
+        spec = {"index": index, "seats": rng.sample(bots, seats), "round": index}
+        result = {"termination": "NORMAL", "ranks": ranks, "scores": [0] * seats}
+        records.append(GameRecord.from_json({"game_id": f"g{index}", "spec": spec, "result": result}))
     return bots, records
 
 
@@ -183,9 +181,9 @@ def rate_with_the_package(games: int, seats: int) -> float:
     current: dict[str, trueskill.Rating] = {}
     started = time.perf_counter()
     for record in records:
-        names = record["spec"]["seats"]
+        names = record.spec.seats
         groups = [(current.get(name, env.create_rating()),) for name in names]
-        rated = env.rate(groups, ranks=[rank - 1 for rank in record["result"]["ranks"]])
+        rated = env.rate(groups, ranks=[rank - 1 for rank in record.result.ranks])
         current.update((name, group[0]) for name, group in zip(names, rated, strict=True))
     return time.perf_counter() - started
 

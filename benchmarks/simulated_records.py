@@ -2,19 +2,21 @@
 
 Shared by ``benchmarks/analysis_speed.py`` (as ``simulated_records``, a module beside it) and the
 stats tests (as ``benchmarks.simulated_records``; their round robins are in
-``tests/league/stats/simulated_leagues.py``). Numpy and the standard library only, so both can import it.
+``tests/league/stats/simulated_leagues.py``). Numpy, the standard library and ``league.stats.game_record``
+only, so both can import it.
 """
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
+from league.stats.game_record import GameRecord
 
-def record(index: int, seats: Sequence[str], ranks: Sequence[int], round_: int, variant: str = "v") -> dict[str, Any]:
+
+def record(index: int, seats: Sequence[str], ranks: Sequence[int], round_: int, variant: str = "v") -> GameRecord:
     """One game as ``games.jsonl`` stores it: its spec and a normal result with these ranks (scores all 0)."""
-    return {
+    line = {
         "game_id": f"g{index}",
         "spec": {"index": index, "variant": variant, "seats": list(seats), "seed": round_, "round": round_},
         "result": {
@@ -26,9 +28,10 @@ def record(index: int, seats: Sequence[str], ranks: Sequence[int], round_: int, 
             "extra": {},
         },
     }
+    return GameRecord.from_json(line)
 
 
-def tables(ratings: Mapping[str, float], count: int, size: int, seed: int = 3) -> list[dict[str, Any]]:
+def tables(ratings: Mapping[str, float], count: int, size: int, seed: int = 3) -> list[GameRecord]:
     """Tables of ``size`` seats played once per rotation; ranks from Gumbel-perturbed strengths (Plackett-Luce).
 
     Args:

@@ -11,11 +11,17 @@ from typing import Any
 import pytest
 
 from league.cli.main import main
+from league.stats.game_record import GameRecord
 from sandbox.procfs import STATE, children_of, descendants, process_table, stat_fields
 from tests.browser import Browser, chromium_path
 
 BOTS = Path(__file__).resolve().parent / "bots"
 SPIN = "while True: pass"
+
+
+def typed(lines: Any) -> list[GameRecord]:
+    """Records a test wrote as ``games.jsonl`` lines (dicts), read as the store reads them (``GameRecord``)."""
+    return [GameRecord.from_json(line) for line in lines]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

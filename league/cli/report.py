@@ -54,7 +54,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except GameUnknown as error:
         raise UsageError(str(error)) from None
     tell_store_problems(store.problems())
-    league = recorded_league(store, sorted(records, key=lambda record: record["spec"]["index"]))
+    league = recorded_league(store, sorted(records, key=lambda record: record.spec.index))
     with disk_refusals(folder):
         files = write_report(folder, league["name"], league["bots"], league["variants"], store=store)
     print(f"report: {files[-1]}")

@@ -44,7 +44,7 @@ def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]
     done = len(records) >= planned
     heading = Text(f"{manifest['name']}: {len(records)} of {planned} games stored", style="bold")
     bots = manifest["bots"]
-    if records and all(len(record["spec"]["seats"]) == 1 for record in records):
+    if records and all(len(record.spec.seats) == 1 for record in records):
         frame = qualifier_frame(records, bots, manifest["variants"])
         columns = ["place", "bot", "rank_sum", "score", "max_chain", "turns", "faults", "overflows"]
         table = Table(*columns)

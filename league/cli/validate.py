@@ -20,6 +20,7 @@ from league.cli.league_file import load
 from league.cli.plan_text import describe, warn_if_oversubscribed
 from league.cluster.shipping import shipping_note
 from league.plan.bot_version import changed_bots
+from league.stats.game_record import GameRecord
 from league.store.folder import STORE
 from league.store.results import league_store
 
@@ -63,7 +64,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def stored_records(folder: Path) -> list[dict[str, Any]]:
+def stored_records(folder: Path) -> list[GameRecord]:
     """The results lines stored in a league's folder (none when it holds no store); the store is only read."""
     return league_store(folder).records() if (folder / STORE).is_file() else []
 

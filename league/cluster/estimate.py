@@ -187,8 +187,8 @@ def stored_bytes(record: dict[str, Any]) -> tuple[int, int]:
     results, rest = split_record(record)
     log = len(_line(rest)) if rest is not None else 0
     if rest is not None:
-        results["log"] = [LOG_OFFSET, log]
-    return len(_line(results)), log
+        results = results.with_log([LOG_OFFSET, log])
+    return len(_line(results.to_json())), log
 
 
 def _line(data: dict[str, Any]) -> bytes:

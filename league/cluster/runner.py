@@ -47,6 +47,7 @@ from league.plan.manifest import (
 )
 from league.plan.seed import keep_seed, league_seed
 from league.plan.sequential import SprtTracker
+from league.stats.game_record import GameRecord
 from league.stats.sprt import SprtState
 from league.store.results import INFRA_ERROR, ResultStore, StoreWriteError, league_store
 from sandbox.jail import Sandbox, sweep_stale_scratch
@@ -289,14 +290,14 @@ def _play(
                 finished = _settle(pool.wait(), tries, pending)
                 _hand_out(pool, pending)  # before the store's fsyncs: no worker waits for them
             if finished:
-                store.extend(finished)  # all that came back together: one pair of fsyncs
+                stored = store.extend(finished)  # all that came back together: one pair of fsyncs
                 if summary.sprt is not None:
                     taken = summary.sprt.pairs_taken
-                    if summary.sprt.add(finished):
+                    if summary.sprt.add(stored):
                         pending.clear()  # decided: games in flight are stored, none is handed out
                     if on_test and summary.sprt.pairs_taken != taken:
                         on_test(summary.sprt.state)
-                if summary.adaptive is not None and _next_batches(league, summary, pending, finished) and on_batch:
+                if summary.adaptive is not None and _next_batches(league, summary, pending, stored) and on_batch:
                     on_batch(summary.adaptive)
             for record in finished:
                 if record["result"]["termination"] == INFRA_ERROR:
@@ -315,9 +316,7 @@ def _play(
             pool.close()
 
 
-def _next_batches(
-    league: League, summary: RunSummary, pending: deque[GameSpec], finished: list[dict[str, Any]]
-) -> bool:
+def _next_batches(league: League, summary: RunSummary, pending: deque[GameSpec], finished: list[GameRecord]) -> bool:
     """Feed an adaptive league what came back: the batches it plans join ``pending``; once it stops, nothing more does.
 
     The manifest follows its batches (the games the report counts), before any of theirs is handed out.

@@ -37,6 +37,7 @@ from league.plan.openings import Openings
 from league.plan.schedule import PairSchedule
 from league.stats.active_ranking import Claim, Neighbours, Pair, ranking_line
 from league.stats.distinct import UnitLog, most_repeated, mostly_repeated, repetition_sentence
+from league.stats.game_record import GameRecord
 from league.stats.sprt import game_points
 from league.store.results import INFRA_ERROR
 
@@ -101,7 +102,7 @@ class AdaptiveTracker:
         self._next_game: dict[Pair, int] = {}
         self._taken: set[str] = set()
         """Games of the batches taken (their records are let go)."""
-        self._records: dict[str, dict[str, Any]] = {}
+        self._records: dict[str, GameRecord] = {}
         self._add_batch(self.batches.batches[0])
 
     @classmethod
@@ -130,11 +131,11 @@ class AdaptiveTracker:
             return self.games
         return [spec for batch in self.batch_games[: self.batches.taken] for spec in batch]
 
-    def add(self, records: Iterable[dict[str, Any]]) -> list[GameSpec]:
+    def add(self, records: Iterable[GameRecord]) -> list[GameSpec]:
         """Take stored records (INFRA_ERROR ones wait for their replay); the games of the batches this plans."""
         for record in records:  # kept whether planned yet or not: stored games of batches to come are found
-            if record["result"]["termination"] != INFRA_ERROR and record["game_id"] not in self._taken:
-                self._records[record["game_id"]] = record
+            if record.result.termination != INFRA_ERROR and record.game_id not in self._taken:
+                self._records[record.game_id] = record
         planned: list[GameSpec] = []
         while not self.decided and self.batches.taken < len(self.batch_games):
             batch = self.batch_games[self.batches.taken]
@@ -163,7 +164,7 @@ class AdaptiveTracker:
         return made
 
 
-def take_batch(league: AdaptiveBatches, records: Sequence[dict[str, Any]], seen: dict[Pair, UnitLog]) -> list[Batch]:
+def take_batch(league: AdaptiveBatches, records: Sequence[GameRecord], seen: dict[Pair, UnitLog]) -> list[Batch]:
     """Take a complete batch's stored games, its distinct units only; the batches it plans (none once stopped).
 
     The league stops without claims (``STOP_REPEATED``) once most units taken, over all pairs, repeat
@@ -210,7 +211,7 @@ def outcome_sentence(tracker: AdaptiveTracker) -> str:
 
 
 def unit_scores(
-    records: Sequence[dict[str, Any]], pair_of: Callable[[str, str], Pair], seen: dict[Pair, UnitLog] | None = None
+    records: Sequence[GameRecord], pair_of: Callable[[str, str], Pair], seen: dict[Pair, UnitLog] | None = None
 ) -> dict[Pair, list[float]]:
     """A complete batch's unit scores per pair: its stored games two by two, the pair's first bot's points halved.
 
@@ -222,7 +223,7 @@ def unit_scores(
     """
     units: dict[Pair, list[float]] = {}
     for first, second in zip(records[::2], records[1::2], strict=True):
-        pair = pair_of(*first["spec"]["seats"])
+        pair = pair_of(*first.spec.seats)
         scores = units.setdefault(pair, [])
         if seen is None or seen.setdefault(pair, UnitLog()).take([first, second]):
             scores.append(sum(game_points(record, pair[0]) for record in (first, second)) / 2)
@@ -284,7 +285,7 @@ class AdaptiveHistory:
         return self.batches[-1].games_so_far if self.batches else 0
 
 
-def adaptive_history(manifest: Mapping[str, Any], records: Iterable[dict[str, Any]]) -> AdaptiveHistory:
+def adaptive_history(manifest: Mapping[str, Any], records: Iterable[GameRecord]) -> AdaptiveHistory:
     """An adaptive league's history from its manifest (``league.json``) and stored games alone.
 
     The manifest's ``game_ids`` are the games the league counts, batch by batch in order (its
@@ -299,7 +300,7 @@ def adaptive_history(manifest: Mapping[str, Any], records: Iterable[dict[str, An
     """
     given = manifest["adaptive"]
     settings = settings_in_units(given)
-    stored = {record["game_id"]: record for record in records if record["result"]["termination"] != INFRA_ERROR}
+    stored = {record.game_id: record for record in records if record.result.termination != INFRA_ERROR}
     league = AdaptiveBatches(manifest["bots"], settings)
     ids: list[str] = manifest["game_ids"]
     taken: list[BatchTaken] = []
@@ -314,7 +315,7 @@ def adaptive_history(manifest: Mapping[str, Any], records: Iterable[dict[str, An
     games: dict[Pair, int] = {}
     for game_id in ids:
         if game_id in stored:
-            pair = league.ranking.pair(*stored[game_id]["spec"]["seats"])
+            pair = league.ranking.pair(*stored[game_id].spec.seats)
             games[pair] = games.get(pair, 0) + 1
     units = {pair: evidence.count for pair, evidence in league.ranking.pairs.items()}
     claims = league.ranking.claims()

@@ -47,6 +47,7 @@ from league.match.bot_spec import BotSpec, spec_to_data
 from league.match.builtins import role_classes
 from league.plan.bot_files import command_parts, members
 from league.plan.file_digests import DigestCache, cache_path, tree_digest
+from league.stats.game_record import GameRecord
 
 if TYPE_CHECKING:
     from league.plan.config import League
@@ -108,12 +109,12 @@ def builtin_code(builtin: str, game: str) -> str:
     return _code_digest(tuple(folders))
 
 
-def changed_bots(league: League, records: Iterable[dict[str, Any]]) -> list[str]:
+def changed_bots(league: League, records: Iterable[GameRecord]) -> list[str]:
     """``changed_lines`` of the league's bots now (``league_versions``) against its stored games' ``records``."""
     return changed_lines(league_versions(league), records)
 
 
-def changed_lines(versions: dict[str, str], records: Iterable[dict[str, Any]]) -> list[str]:
+def changed_lines(versions: dict[str, str], records: Iterable[GameRecord]) -> list[str]:
     """One line per bot whose stored games are all of other versions than its own now: it changed since.
 
     Args:
@@ -124,11 +125,8 @@ def changed_lines(versions: dict[str, str], records: Iterable[dict[str, Any]]) -
     stored: dict[str, Counter[str]] = {name: Counter() for name in versions}
     last: dict[str, str] = {}
     for record in records:
-        spec = record.get("spec")
-        if not isinstance(spec, dict):  # a damaged line says nothing of any bot
-            continue
-        played = spec.get("versions") or {}
-        for name in spec.get("seats") or ():
+        played = record.spec.versions or {}
+        for name in record.spec.seats:
             if name in stored:
                 was = played.get(name) or ""
                 stored[name][was] += 1

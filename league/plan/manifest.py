@@ -22,6 +22,7 @@ from league.match.bot_spec import spec_to_data
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
 from league.plan.seed import SEED_SECRET, manifest_seed
+from league.stats.game_record import GameRecord
 from league.stats.ratings import scored
 from league.store.faults import StoreWriteError, write_failure
 from league.store.folder import MANIFEST
@@ -161,7 +162,7 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
     return manifest
 
 
-def scheduled_games(records: Iterable[dict[str, Any]], game_ids: Iterable[str] | None) -> list[dict[str, Any]]:
+def scheduled_games(records: Iterable[GameRecord], game_ids: Iterable[str] | None) -> list[GameRecord]:
     """The scored records among ``records`` of the games in ``game_ids`` (a manifest's), in store order.
 
     Args:
@@ -172,4 +173,4 @@ def scheduled_games(records: Iterable[dict[str, Any]], game_ids: Iterable[str] |
     if game_ids is None:
         return games
     wanted = set(game_ids)
-    return [record for record in games if record["game_id"] in wanted]
+    return [record for record in games if record.game_id in wanted]

@@ -19,11 +19,11 @@ not counted, and once most pairs taken are repeats the test is over without a ve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
 from league.plan.league_schedule import sprt_alone
+from league.stats.game_record import GameRecord
 from league.stats.sprt import SprtSettings, SprtState
 from league.store.results import INFRA_ERROR
 
@@ -58,7 +58,7 @@ class SprtTracker:
             tuple(game_ids[start : start + self.games_per_pair]) for start in range(0, whole, self.games_per_pair)
         ]
         self._pair_of = {game_id: number for number, pair in enumerate(self.pairs) for game_id in pair}
-        self._records: dict[str, dict[str, Any]] = {}
+        self._records: dict[str, GameRecord] = {}
         self._taken = 0
 
     @classmethod
@@ -97,12 +97,12 @@ class SprtTracker:
         """The pairs the test has taken, repeats included (those up to its end, or every complete one so far)."""
         return self._taken
 
-    def add(self, records: Iterable[dict[str, Any]]) -> bool:
+    def add(self, records: Iterable[GameRecord]) -> bool:
         """Take stored records (INFRA_ERROR ones wait for their replay); whether the test has decided."""
         for record in records:
-            number = self._pair_of.get(record["game_id"], -1)
-            if not self.decided and number >= self._taken and record["result"]["termination"] != INFRA_ERROR:
-                self._records[record["game_id"]] = record
+            number = self._pair_of.get(record.game_id, -1)
+            if not self.decided and number >= self._taken and record.result.termination != INFRA_ERROR:
+                self._records[record.game_id] = record
         while not self.decided and self._taken < len(self.pairs):
             pair = self.pairs[self._taken]
             if any(game_id not in self._records for game_id in pair):

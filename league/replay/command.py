@@ -17,9 +17,10 @@ from typing import Any
 import yaml
 
 from engine import GAMES
+from league.stats.game_record import GameRecord
 
 
-def replay_command(manifest: dict[str, Any], record: dict[str, Any]) -> str:
+def replay_command(manifest: dict[str, Any], record: GameRecord) -> str:
     """The ``league play`` command line that replays ``record``'s game.
 
     Args:
@@ -43,14 +44,14 @@ class ReplayCommands:
         self.manifest = manifest
         self._known: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
 
-    def __call__(self, record: dict[str, Any]) -> str:
+    def __call__(self, record: GameRecord) -> str:
         """The command that replays ``record``'s game."""
-        spec = record["spec"]
-        key = (spec["variant"], tuple(spec["seats"]))
+        spec = record.spec
+        key = (spec.variant, tuple(spec.seats))
         if key not in self._known:
             self._known[key] = self._around_the_seed(*key)
         before, after = self._known[key]
-        return f"{before} --seed {int(spec['seed'])}{after}{_opening_options(record)}"
+        return f"{before} --seed {int(spec.seed)}{after}{_opening_options(record)}"
 
     def _around_the_seed(self, variant: str, seats: tuple[str, ...]) -> tuple[str, str]:
         """The command's words before ``--seed N`` and its options after it, quoted for a shell.
@@ -80,9 +81,9 @@ class ReplayCommands:
         return before, "".join(f" {shlex.quote(option)}" for option in options)
 
 
-def _opening_options(record: dict[str, Any]) -> str:
+def _opening_options(record: GameRecord) -> str:
     """``--openings`` for a game that started from one (``league.plan.openings``): its plies, or its moves."""
-    opening = record["spec"].get("opening")
+    opening = record.spec.opening
     if not opening:
         return ""
     if "moves" in opening:

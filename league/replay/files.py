@@ -15,6 +15,7 @@ from typing import Any
 from league.replay.page import Reel, page
 from league.replay.rebuild import Replay, game_for_record, replay_game
 from league.replay.recorded import GameUnknown, named_game, recorded_league
+from league.stats.game_record import GameRecord
 from league.store.faults import OUTPUT_ERRNOS, StoreWriteError, write_failure
 from league.store.folder import MANIFEST
 from league.store.results import ResultStore, league_store
@@ -77,7 +78,7 @@ class LeagueReplays:
 
     @classmethod
     def loaded(
-        cls, folder: Path, manifest: dict[str, Any], store: ResultStore, records: list[dict[str, Any]]
+        cls, folder: Path, manifest: dict[str, Any], store: ResultStore, records: list[GameRecord]
     ) -> LeagueReplays:
         """The replays of a league whose manifest, store and records the caller has read already (the report)."""
         replays = cls.__new__(cls)
@@ -91,7 +92,7 @@ class LeagueReplays:
 
     def find(self, game_id: str) -> dict[str, Any]:
         """The stored record of a game, by its id or a unique start of it."""
-        matches = [r for r in self.records if r["game_id"].startswith(game_id)]
+        matches = [r for r in self.records if r.game_id.startswith(game_id)]
         if len(matches) == 1:
             return matches[0]
         if not matches:
@@ -101,16 +102,16 @@ class LeagueReplays:
             )
         raise ReplayNotFound(f"{game_id!r} starts {len(matches)} game ids; give more of it")
 
-    def replay(self, record: dict[str, Any]) -> Replay:
+    def replay(self, record: GameRecord) -> Replay:
         """Replay a stored game (its moves read from the store's move log)."""
-        details = self.store.details([record["game_id"]]).get(record["game_id"], {})
-        variant = record["spec"]["variant"]
+        details = self.store.details([record.game_id]).get(record.game_id, {})
+        variant = record.spec.variant
         params = details.get("rules", (self.manifest.get("settings") or {}).get(variant, {}))
-        return replay_game(game_for_record(self.game, params), {**record, **details})
+        return replay_game(game_for_record(self.game, params), record, details)
 
-    def title(self, record: dict[str, Any]) -> str:
+    def title(self, record: GameRecord) -> str:
         """A game's heading: its bots, variant and id."""
-        spec = record["spec"]
+        spec = record.spec
         variants = self.manifest.get("variants") or []
         variant = f" ({spec['variant']})" if len(variants) > 1 else ""
         return f"{' vs '.join(spec['seats'])}{variant}, game {record['game_id']}"
@@ -120,7 +121,7 @@ class LeagueReplays:
         path, _ = self.write_record(self.find(game_id), output)
         return path
 
-    def write_record(self, record: dict[str, Any], output: Path | None = None) -> tuple[Path, Stretch]:
+    def write_record(self, record: GameRecord, output: Path | None = None) -> tuple[Path, Stretch]:
         """Replay a stored game and write its page; returns the page's path and the game's tensest stretch."""
         replay = self.replay(record)
         path = output or self.folder / "replays" / f"{record['game_id']}.html"
@@ -144,7 +145,7 @@ class LeagueReplays:
         known = known or {}
         candidates = _candidates(self.records, HIGHLIGHT_CANDIDATES)
         found = [
-            (known.get(record["game_id"]) or tensest(self.replay(record), HIGHLIGHT_WINDOW), record)
+            (known.get(record.game_id) or tensest(self.replay(record), HIGHLIGHT_WINDOW), record)
             for record in candidates
         ]
         # A game shorter than a stretch (a fault at the start) comes after every full one.
@@ -172,7 +173,7 @@ def tensest(replay: Replay, window: int) -> Stretch:
     return Stretch(best_start, best_start + width - 1, best_sum / width, len(tensions))
 
 
-def _candidates(records: Iterable[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+def _candidates(records: Iterable[GameRecord], limit: int) -> list[GameRecord]:
     """The games worth replaying for highlights: all of them, or the ``limit`` longest and closest.
 
     Without replaying, the store says how long each game was and how close its top two scores
@@ -182,19 +183,19 @@ def _candidates(records: Iterable[dict[str, Any]], limit: int) -> list[dict[str,
     if len(games) <= limit:
         return games
 
-    def promise(record: dict[str, Any]) -> float:
-        result = record["result"]
-        scores = sorted((int(s) for s in result["scores"]), reverse=True)
+    def promise(record: GameRecord) -> float:
+        result = record.result
+        scores = sorted((int(s) for s in result.scores), reverse=True)
         gap = abs(scores[0] - scores[1]) / max(abs(scores[0]) + abs(scores[1]), 1) if len(scores) > 1 else 1.0
-        return (1 - gap) * min(1.0, result["plies"] / 200) + (0.5 if result["offenders"] else 0.0)
+        return (1 - gap) * min(1.0, result.plies / 200) + (0.5 if result.offenders else 0.0)
 
-    return sorted(games, key=lambda record: (-promise(record), record["game_id"]))[:limit]
+    return sorted(games, key=lambda record: (-promise(record), record.game_id))[:limit]
 
 
-def _scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def _scored(records: Iterable[GameRecord]) -> list[GameRecord]:
     """The games that were played (an INFRA_ERROR record is a game still to play), in schedule order."""
-    played = [r for r in records if r["result"]["termination"] != "INFRA_ERROR"]
-    return sorted(played, key=lambda record: record["spec"].get("index", 0))
+    played = [r for r in records if r.result.termination != "INFRA_ERROR"]
+    return sorted(played, key=lambda record: record.spec.index)
 
 
 def _write(path: Path, text: str) -> None:

@@ -20,7 +20,7 @@ import dataclasses
 import importlib
 import math
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -30,6 +30,7 @@ from engine.core import Game, ProcessKey, Request, State
 from engine.openings import Opening
 from league.match.record import ClockSettings, MatchRecord, Move
 from league.match.referee import Referee
+from league.stats.game_record import GameRecord, RecordResult
 from sandbox.process import LaunchError
 from sandbox.transport import LineEvent, LineKind, Poller, Transport
 
@@ -313,36 +314,37 @@ def view_module(game_name: str) -> ModuleType:
     return importlib.import_module(f"engine.{game_name}.view")
 
 
-def replay_game(game: Game, record: dict[str, Any]) -> Replay:
+def replay_game(game: Game, record: GameRecord, details: Mapping[str, Any]) -> Replay:
     """Rebuild every state of a stored game.
 
     Args:
         game: The game with the variant's parameters the record was played under.
-        record: The stored record (``spec``, ``result``, ``moves``; ``stderr`` if kept).
+        record: The game's results line (``spec``, ``result``).
+        details: Its move-log entry (``moves``; ``stderr`` and ``opening`` if kept: ``ResultStore.details``).
     """
-    spec = record["spec"]
-    seats = list(spec["seats"])
-    moves = _with_events(record.get("moves") or [], record["result"])
+    spec = record.spec
+    seats = list(spec.seats)
+    stored = record.result
+    moves = _with_events(details.get("moves") or [], stored)
     queues: dict[tuple[int, str], deque[StoredMove]] = {}
     for move in moves:
         queues.setdefault((move.seat, move.role), deque()).append(move)
-    stored = record["result"]
     clock = VirtualClock()
     refused = _refused_launches(stored, moves, type(game).roles)
 
     def launcher(seat: int) -> Callable[[ProcessKey], Transport]:
         def launch(key: ProcessKey) -> Transport:
             if (key.seat, key.role) in refused:
-                raise LaunchError(stored.get("detail") or f"seat {key.seat} could not be started")
+                raise LaunchError(stored.detail or f"seat {key.seat} could not be started")
             return RecordedTransport(queues.setdefault((key.seat, key.role), deque()), clock)
 
         return launch
 
     view = view_module(type(game).name)
-    played = record.get("opening")
+    played = details.get("opening")
     opening = Opening(moves=tuple(played)) if played is not None else None
     launchers = [launcher(seat) for seat in range(len(seats))]
-    referee = ReplayReferee(game, launchers, int(spec["seed"]), view, clock, None, opening)
+    referee = ReplayReferee(game, launchers, int(spec.seed), view, clock, None, opening)
     match = referee.play()
     if referee.last_state is not None:
         referee.finish(referee.last_state)
@@ -350,49 +352,50 @@ def replay_game(game: Game, record: dict[str, Any]) -> Replay:
     return Replay(
         game=type(game).name,
         seats=seats,
-        seed=int(spec["seed"]),
+        seed=int(spec.seed),
         frames=referee.frames,
         result=result,
-        stored=stored,
-        diverged=divergence(stored, result),
-        stderr=list(record.get("stderr") or []),
+        stored=stored.to_json(),
+        diverged=divergence(stored.to_json(), result),
+        stderr=list(details.get("stderr") or []),
         tension_text=view.TENSION,
     )
 
 
 def replay_match(game: Game, seats: Sequence[str], seed: int, record: MatchRecord) -> Replay:
     """A replay of a match just played (``league play --replay``), from its in-memory record."""
-    stored = {
-        "spec": {"seats": list(seats), "seed": seed},
-        "result": record.result.to_json(),
+    line = GameRecord.from_json(
+        {"game_id": "", "spec": {"seats": list(seats), "seed": seed}, "result": record.result.to_json()}
+    )
+    details = {
         "moves": [[m.seat, m.role, m.reply, m.elapsed_ms, m.fault, m.event] for m in record.moves],
         "stderr": [dataclasses.asdict(tail) for tail in record.stderr],  # as the worker stores them
         **({"opening": record.opening} if record.opening is not None else {}),
     }
-    return replay_game(game, stored)
+    return replay_game(game, line, details)
 
 
-def _with_events(stored: list[Sequence[Any]], result: dict[str, Any]) -> list[StoredMove]:
+def _with_events(stored: list[Sequence[Any]], result: RecordResult) -> list[StoredMove]:
     """The stored moves, each with what came.
 
     Records from before moves kept their event lack it: there an offender's last empty reply in a
     game that ended by a CRASH is the end of its stream, other empty faulted replies are silences.
     """
     moves = [StoredMove.from_stored(move) for move in stored]
-    if result.get("termination") == "CRASH":
-        for seat in result.get("offenders") or []:
+    if result.termination == "CRASH":
+        for seat in result.offenders:
             last = max((i for i, move in enumerate(moves) if move.seat == seat), default=None)
             if last is not None and len(stored[last]) <= 5 and not moves[last].reply and moves[last].fault:
                 moves[last] = dataclasses.replace(moves[last], event="eof")
     return moves
 
 
-def _refused_launches(stored: dict[str, Any], moves: list[StoredMove], roles: Sequence[str]) -> set[tuple[int, str]]:
+def _refused_launches(stored: RecordResult, moves: list[StoredMove], roles: Sequence[str]) -> set[tuple[int, str]]:
     """Seat-roles whose program could not be started: a CRASH offender's roles that never replied at all."""
-    if stored.get("termination") != "CRASH":
+    if stored.termination != "CRASH":
         return set()
     replied = {(move.seat, move.role) for move in moves}
-    offenders = stored.get("offenders") or []
+    offenders = stored.offenders
     return {(seat, role) for seat in offenders for role in roles if (seat, role) not in replied}
 
 

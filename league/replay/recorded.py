@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from league.match.bot_spec import spec_from_data, spec_to_data
+from league.stats.game_record import GameRecord
 from league.store.results import ResultStore
 
 FROM_RECORDS = "from_records"
@@ -30,13 +31,13 @@ class GameUnknown(ValueError):
     """A folder without ``league.json`` whose games name no game, or several; the message says the fix."""
 
 
-def named_game(folder: Path, records: Sequence[dict[str, Any]]) -> str:
+def named_game(folder: Path, records: Sequence[GameRecord]) -> str:
     """The one game the stored games name.
 
     Raises:
         GameUnknown: None names its game (stored by a version before records named it), or they name several.
     """
-    games = sorted({game for record in records if (game := record["spec"].get("game"))})
+    games = sorted({game for record in records if (game := record.spec.game)})
     if not games:
         raise GameUnknown(
             f"{folder}: no league.json, and its games do not name their game (stored by an older version);"
@@ -51,7 +52,7 @@ def named_game(folder: Path, records: Sequence[dict[str, Any]]) -> str:
     return games[0]
 
 
-def recorded_league(store: ResultStore, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def recorded_league(store: ResultStore, records: Sequence[GameRecord]) -> dict[str, Any]:
     """The manifest's facts the stored games hold: name, game, bots, variants, rules, bot specs, rules of play.
 
     Returns ``{}`` when the games name no game, or several (``named_game`` says why). Rules, bot specs,
@@ -64,16 +65,16 @@ def recorded_league(store: ResultStore, records: Sequence[dict[str, Any]]) -> di
         store: The folder's store (``records`` are its results lines).
         records: The stored games, in schedule order.
     """
-    games = {game for record in records if (game := record["spec"].get("game"))}
+    games = {game for record in records if (game := record.spec.game)}
     if len(games) != 1:
         return {}
-    seen = list(dict.fromkeys(name for record in records for name in record["spec"]["seats"]))
-    variants = list(dict.fromkeys(record["spec"]["variant"] for record in records))
+    seen = list(dict.fromkeys(name for record in records for name in record.spec.seats))
+    variants = list(dict.fromkeys(record.spec.variant for record in records))
     settings: dict[str, Any] = {}
     specs: dict[str, Any] = {}
     numbers: dict[str, int] = {}
     play: dict[str, Any] = {}
-    covering = _covering([record for record in records if record["spec"].get("game")])  # an older game keeps none
+    covering = _covering([record for record in records if record.spec.game])  # an older game keeps none
     for game_id, details in store.details(covering).items():
         if "rules" in details:
             settings.setdefault(covering[game_id], details["rules"])
@@ -90,14 +91,14 @@ def recorded_league(store: ResultStore, records: Sequence[dict[str, Any]]) -> di
     return manifest | ({"bot_specs": specs, "play": play} if replayable else {})
 
 
-def _covering(records: Sequence[dict[str, Any]]) -> dict[str, str]:
+def _covering(records: Sequence[GameRecord]) -> dict[str, str]:
     """The first games that hold, between them, every variant and every bot: each one's variant, by game id."""
     seen: set[tuple[str, str]] = set()
     chosen = {}
     for record in records:
-        spec = record["spec"]
-        new = {("variant", spec["variant"]), *(("bot", name) for name in spec["seats"])} - seen
+        spec = record.spec
+        new = {("variant", spec.variant), *(("bot", name) for name in spec.seats)} - seen
         if new:
             seen |= new
-            chosen[record["game_id"]] = spec["variant"]
+            chosen[record.game_id] = spec.variant
     return chosen

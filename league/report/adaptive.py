@@ -27,6 +27,7 @@ from league.plan.adaptive_batches import STOP_CAPPED, STOP_REPEATED, STOP_SETTLE
 from league.report.charts import NAME_INCHES, save_figure  # noqa: E402
 from league.report.page import Chart, Paragraph, ReportParts, Section, Table  # noqa: E402
 from league.stats.active_ranking import Claim, ranking_line  # noqa: E402
+from league.stats.game_record import GameRecord
 
 NEIGHBOURS_TABLE = "adaptive_neighbours.csv"
 PAIRS_TABLE = "adaptive_pairs.csv"
@@ -44,7 +45,7 @@ NEIGHBOURS_NOTES = (
 )
 
 
-def adaptive_report(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) -> ReportParts | None:
+def adaptive_report(manifest: dict[str, Any], records: Sequence[GameRecord]) -> ReportParts | None:
     """The adaptive section, its tables and charts, of a league whose manifest holds its batches; None for others."""
     if manifest.get("format") != "adaptive" or not manifest.get("adaptive"):
         return None

@@ -11,29 +11,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import pandas as pd
 
+from league.stats.game_record import GameRecord
 from league.stats.ratings import LeagueTable
 
 RATING_COLUMNS = ("mu", "sigma", "conservative")
 """The standings' TrueSkill columns, left empty when nothing was played out."""
 
 
-def every_game_faulted(records: Sequence[dict[str, Any]]) -> bool:
+def every_game_faulted(records: Sequence[GameRecord]) -> bool:
     """Whether there are games of two seats or more and none was played out between two seats without a fault.
 
     A table where one seat faulted and the others played on (nimmt and fish go on with a fallback
     for the faulted seat) measured the others: it is not a fault here.
     """
-    games = [record for record in records if len(record["spec"]["seats"]) > 1]
+    games = [record for record in records if len(record.spec.seats) > 1]
     return bool(games) and all(_faulted(record) for record in games)
 
 
-def _faulted(record: dict[str, Any]) -> bool:
+def _faulted(record: GameRecord) -> bool:
     """Whether fewer than two of the game's seats went without a fault."""
-    return len(record["spec"]["seats"]) - len(set(record["result"].get("offenders") or [])) < 2
+    return len(record.spec.seats) - len(set(record.result.offenders or [])) < 2
 
 
 def fault_order(table: LeagueTable) -> list[str]:
@@ -49,9 +49,9 @@ def unrated_standings(standings: pd.DataFrame) -> pd.DataFrame:
     return standings.assign(**{column: float("nan") for column in RATING_COLUMNS if column in standings})
 
 
-def no_ratings_sentence(records: Sequence[dict[str, Any]]) -> str:
+def no_ratings_sentence(records: Sequence[GameRecord]) -> str:
     """Why nobody is rated: every game ended in a fault, counted by kind."""
-    kinds = Counter(record["result"]["termination"] for record in records if len(record["spec"]["seats"]) > 1)
+    kinds = Counter(record.result.termination for record in records if len(record.spec.seats) > 1)
     listed = ", ".join(f"{count} {_kind(kind, count)}" for kind, count in sorted(kinds.items()))
     total = sum(kinds.values())
     every = "The only game" if total == 1 else f"Every one of the {total} games"

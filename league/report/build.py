@@ -52,6 +52,7 @@ from league.report.tables import (
 )
 from league.report.variants import VARIANT_CHARTS, variants_report
 from league.stats.distinct import count_distinct
+from league.stats.game_record import GameRecord
 from league.stats.ranking import RULE, TIE_WHAT, Ranking, rank_league
 from league.stats.ratings import LeagueTable, league_table, trueskill_order
 from league.stats.ties import tie_sentence
@@ -116,7 +117,7 @@ class LeagueGames:
     name: str
     bots: Sequence[str]
     variants: Sequence[str]
-    records: list[dict[str, Any]]
+    records: list[GameRecord]
     manifest: dict[str, Any]
     store: ResultStore
     score_label: str | None
@@ -159,9 +160,9 @@ def load_games(
     return LeagueGames(folder, league_name, bots, variants, records, manifest, store, label, earlier)
 
 
-def scored_in_store_order(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def scored_in_store_order(records: Iterable[GameRecord]) -> list[GameRecord]:
     """The scored ``records`` (INFRA_ERROR games left out) in the order they were stored."""
-    return [record for record in records if record["result"]["termination"] != INFRA_ERROR]
+    return [record for record in records if record.result.termination != INFRA_ERROR]
 
 
 @contextmanager
@@ -205,7 +206,7 @@ def write_report(
             this report's reading met); default: opened here.
     """
     games = load_games(folder, league_name, bots, variants, game_ids, score_label, store)
-    solo = bool(games.records) and all(len(record["spec"]["seats"]) == 1 for record in games.records)
+    solo = bool(games.records) and all(len(record.spec.seats) == 1 for record in games.records)
     parts = _solo_parts(games) if solo else _league_parts(games)
     records, manifest = games.records, games.manifest
     order = list(parts.tables["standings.csv"]["bot"])
@@ -284,8 +285,7 @@ def _league_parts(games: LeagueGames) -> ReportParts:
     ranked = rank_league(bots, records)
     order = ranked.order
     per_variant = {
-        v: league_table([r for r in records if r["spec"]["variant"] == v], bots, keep_history=False)
-        for v in games.variants
+        v: league_table([r for r in records if r.spec.variant == v], bots, keep_history=False) for v in games.variants
     }
     crosses, cross_meaning = cross_table(records, order)
     parts = ReportParts(
@@ -324,7 +324,7 @@ def _tied_standings(ranked: Ranking) -> list[Paragraph]:
     return [Paragraph(tie_sentence(ranked.ties, TIE_WHAT))] if ranked.ties else []
 
 
-def _all_faults_parts(records: list[dict[str, Any]], overall: LeagueTable) -> ReportParts:
+def _all_faults_parts(records: list[GameRecord], overall: LeagueTable) -> ReportParts:
     """Standings and the cross table of a league whose every game ended in a fault, and why nobody is rated."""
     order = fault_order(overall)
     crosses, cross_meaning = cross_table(records, order)
@@ -340,9 +340,9 @@ def _all_faults_parts(records: list[dict[str, Any]], overall: LeagueTable) -> Re
     return parts
 
 
-def method_notes(records: list[dict[str, Any]], score_label: str | None = None) -> list[str]:
+def method_notes(records: list[GameRecord], score_label: str | None = None) -> list[str]:
     """How the standings and ratings were computed, in sentences for the report."""
-    tables = any(len(record["spec"]["seats"]) > 2 for record in records)
+    tables = any(len(record.spec.seats) > 2 for record in records)
     named = score_label and score_label != "score"
     scores = f"the game's own score, here {score_label}" if named else "the game's own score"
     return [

@@ -17,25 +17,26 @@ from typing import Any
 
 from engine.core import plural
 from league.plan.bot_version import SHOWN
+from league.stats.game_record import GameRecord
 
 UNVERSIONED = ""
 """The version of a bot in a game stored before bots had versions."""
 
 
-def latest_versions(records: Iterable[dict[str, Any]]) -> dict[str, str]:
+def latest_versions(records: Iterable[GameRecord]) -> dict[str, str]:
     """Per bot, the version of its last game among ``records`` (in the order given: the store's)."""
     latest: dict[str, str] = {}
     for record in records:
-        played = record["spec"].get("versions") or {}
-        for name in record["spec"]["seats"]:
+        played = record.spec.versions or {}
+        for name in record.spec.seats:
             latest[name] = played.get(name, UNVERSIONED)
     return latest
 
 
-def of_versions(record: dict[str, Any], versions: dict[str, str]) -> bool:
+def of_versions(record: GameRecord, versions: dict[str, str]) -> bool:
     """Whether every seat of ``record`` holds its bot's version of ``versions`` (a bot not there: any)."""
-    played = record["spec"].get("versions") or {}
-    seated = {name: played.get(name, UNVERSIONED) for name in record["spec"]["seats"]}
+    played = record.spec.versions or {}
+    seated = {name: played.get(name, UNVERSIONED) for name in record.spec.seats}
     return all(version == versions.get(name, version) for name, version in seated.items())
 
 
@@ -53,13 +54,13 @@ def earlier_games(
     """
     stored = list(stored)
     current = latest_versions(stored) | latest_versions(rated)
-    taken = {record["game_id"] for record in rated}
+    taken = {record.game_id for record in rated}
     counts: Counter[tuple[str, str]] = Counter()
     for record in stored:
-        if record["game_id"] in taken:
+        if record.game_id in taken:
             continue
-        played = record["spec"].get("versions") or {}
-        for name in record["spec"]["seats"]:
+        played = record.spec.versions or {}
+        for name in record.spec.seats:
             version = played.get(name, UNVERSIONED)
             if name in bots and name in current and version != current[name]:
                 counts[name, version] += 1

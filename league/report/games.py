@@ -28,6 +28,7 @@ from typing import Any
 import pandas as pd
 
 from league.match.inert import inert_line, markdown_code, markdown_text, spreadsheet_text
+from league.stats.game_record import GameRecord
 from league.stats.placing import places
 
 ReplayCommand = Callable[[dict[str, Any]], str]
@@ -104,7 +105,7 @@ def winner_text(seats: Sequence[str], places: Sequence[int]) -> str:
     return "shared: " + ", ".join(first)
 
 
-def game_rows(records: Sequence[dict[str, Any]], replay_command: ReplayCommand | None = None) -> list[GameRow]:
+def game_rows(records: Sequence[GameRecord], replay_command: ReplayCommand | None = None) -> list[GameRow]:
     """Every game as a row, in schedule order.
 
     Args:
@@ -112,27 +113,27 @@ def game_rows(records: Sequence[dict[str, Any]], replay_command: ReplayCommand |
         replay_command: A record's ``league play`` command; None when the league cannot say.
     """
     rows = []
-    for record in sorted(records, key=lambda r: r["spec"]["index"]):
-        spec, result = record["spec"], record["result"]
-        seats = tuple(str(name) for name in spec["seats"])
-        ranks = tuple(int(rank) for rank in result["ranks"])
+    for record in sorted(records, key=lambda r: r.spec.index):
+        spec, result = record.spec, record.result
+        seats = tuple(str(name) for name in spec.seats)
+        ranks = tuple(int(rank) for rank in result.ranks)
         rows.append(
             GameRow(
-                index=int(spec["index"]),
-                game_id=str(record["game_id"]),
-                variant=str(spec["variant"]),
+                index=int(spec.index),
+                game_id=str(record.game_id),
+                variant=str(spec.variant),
                 seats=seats,
-                scores=tuple(str(score) for score in result["scores"]),
+                scores=tuple(str(score) for score in result.scores),
                 ranks=ranks,
                 winner=winner_text(seats, places(result)),
-                termination=str(result["termination"]),
-                reason_code=str(result.get("reason_code") or ""),
-                detail=str(result.get("detail") or ""),
-                offenders=tuple(int(seat) for seat in result.get("offenders") or ()),
-                plies=int(result.get("plies", 0)),
-                seed=str(spec["seed"]),
+                termination=str(result.termination),
+                reason_code=str(result.reason_code or ""),
+                detail=str(result.detail or ""),
+                offenders=tuple(int(seat) for seat in result.offenders or ()),
+                plies=int(result.plies),
+                seed=str(spec.seed),
                 replay=replay_command(record) if replay_command is not None else "",
-                opening_plies=opening_length(spec.get("opening")),
+                opening_plies=opening_length(spec.opening),
             )
         )
     return rows
@@ -175,7 +176,7 @@ def cut_sentence(shown: Sequence[GameRow], rows: Sequence[GameRow], where: str) 
 
 
 def games_frame(
-    records: Sequence[dict[str, Any]] | Sequence[GameRow], replay_command: ReplayCommand | None = None
+    records: Sequence[GameRecord] | Sequence[GameRow], replay_command: ReplayCommand | None = None
 ) -> pd.DataFrame:
     """``games.csv``: one row per game, in schedule order.
 
@@ -211,7 +212,7 @@ def games_frame(
 
 
 def games_markdown(
-    records: Sequence[dict[str, Any]] | Sequence[GameRow],
+    records: Sequence[GameRecord] | Sequence[GameRow],
     replay_command: ReplayCommand | None = None,
     max_rows: int = MARKDOWN_MAX_ROWS,
     watch: frozenset[str] | None = None,
@@ -291,7 +292,7 @@ def _script_json(data: Any) -> str:
 
 
 def games_html(
-    records: Sequence[dict[str, Any]] | Sequence[GameRow],
+    records: Sequence[GameRecord] | Sequence[GameRow],
     replay_command: ReplayCommand | None = None,
     max_rows: int = HTML_MAX_ROWS,
     page_rows: int = HTML_PAGE_ROWS,

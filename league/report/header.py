@@ -20,6 +20,7 @@ from league.plan.manifest import RUN_TIME
 from league.plan.seed import SEED_SECRET
 from league.replay.recorded import FROM_RECORDS, MANIFEST_ONLY
 from league.report.page import Bullets, Section, Table
+from league.stats.game_record import GameRecord
 
 RECORDED_ONLY = (
     "no league.json here: the game, its rules, the bots and the rules of play are those its stored games keep;"
@@ -28,7 +29,7 @@ RECORDED_ONLY = (
 """The header's line for a folder without a manifest whose games name their game."""
 
 
-def subtitle(manifest: dict[str, Any], game_name: str, records: Sequence[dict[str, Any]], distinct: int) -> str:
+def subtitle(manifest: dict[str, Any], game_name: str, records: Sequence[GameRecord], distinct: int) -> str:
     """One line under the title: the game, the games scored and the distinct ones (``league.stats.distinct``).
 
     Where some games repeat others, the line says that every statistic counts them once.
@@ -40,7 +41,7 @@ def subtitle(manifest: dict[str, Any], game_name: str, records: Sequence[dict[st
 
 
 def header_section(
-    manifest: dict[str, Any], records: Sequence[dict[str, Any]], bots: Sequence[str], variants: Sequence[str]
+    manifest: dict[str, Any], records: Sequence[GameRecord], bots: Sequence[str], variants: Sequence[str]
 ) -> Section:
     """The league at a glance: game, format, seed, dates, wall time, each variant's rules and each bot."""
     runs = manifest.get("runs", [])

@@ -21,6 +21,7 @@ from league.replay.files import LeagueReplays
 from league.replay.page import Reel, page
 from league.replay.rebuild import replay_game
 from league.report.replays import ALL_GAMES, FAULTED_GAMES, HIGHLIGHTS
+from league.store.results import split_record
 
 
 def estimate_with_replays(
@@ -52,16 +53,17 @@ class ReplayPages:
     def add(self, record: dict[str, Any], weight: float) -> None:
         """Count a sample game's page, the game standing for ``weight`` games of the league."""
         self.weights += weight
-        if record["result"]["termination"] == "INFRA_ERROR":  # no page: a game still to play
+        line, details = split_record(record)
+        if line.infra:  # no page: a game still to play
             return
         game = self.league.config.game
-        replay = replay_game(self.league.games[record["spec"]["variant"]], record)
-        written = len(page(game, [Reel(self.titles.title(record), replay)], self.heading).encode())
+        replay = replay_game(self.league.games[line.spec.variant], line, details or {})
+        written = len(page(game, [Reel(self.titles.title(line), replay)], self.heading).encode())
         if not self.bare:
             self.bare = len(page(game, [], self.heading).encode())
         self.pages += written * weight
         self.page_weights += weight
-        if record["result"]["offenders"]:
+        if line.result.offenders:
             self.faulted += written * weight
             self.faulted_weights += weight
 

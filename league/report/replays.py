@@ -16,6 +16,7 @@ from typing import Any
 
 from league.replay.files import LeagueReplays
 from league.report.page import Paragraph
+from league.stats.game_record import GameRecord
 
 ALL_GAMES = 300
 FAULTED_GAMES = 100
@@ -48,9 +49,7 @@ class ReplayLinks:
         )
 
 
-def write_replays(
-    folder: Path, manifest: dict[str, Any], records: list[dict[str, Any]], store: Any
-) -> ReplayLinks | None:
+def write_replays(folder: Path, manifest: dict[str, Any], records: list[GameRecord], store: Any) -> ReplayLinks | None:
     """Write the report's replay pages and highlights; None when the league cannot be replayed (its game unknown).
 
     Each game is replayed once: its page and its tensest stretch come from the same replay.
@@ -59,7 +58,7 @@ def write_replays(
         return None
     replays = LeagueReplays.loaded(folder, manifest, store, records)
     scored = replays.records
-    chosen = scored if len(scored) <= ALL_GAMES else [r for r in scored if r["result"]["offenders"]][:FAULTED_GAMES]
-    stretches = {record["game_id"]: replays.write_record(record)[1] for record in chosen}
+    chosen = scored if len(scored) <= ALL_GAMES else [r for r in scored if r.result.offenders][:FAULTED_GAMES]
+    stretches = {record.game_id: replays.write_record(record)[1] for record in chosen}
     replays.highlights(HIGHLIGHTS, known=stretches)
     return ReplayLinks(frozenset(stretches))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 
@@ -18,21 +17,18 @@ import pandas as pd  # noqa: E402
 
 from league.report.charts import save_figure  # noqa: E402
 from league.report.page import Chart, Paragraph, Section, Table  # noqa: E402
+from league.stats.game_record import GameRecord
 from league.stats.qualifier import METHOD, qualifier_frame  # noqa: E402
 
 SOLO_CHARTS = ("solo_scores.png",)
 
 
-def solo_scores_chart(records: Sequence[dict[str, Any]], bots: Sequence[str], cases: Sequence[str], path: Path) -> None:
+def solo_scores_chart(records: Sequence[GameRecord], bots: Sequence[str], cases: Sequence[str], path: Path) -> None:
     """Per case, each bot's scores over its runs (a box per bot; scores as floats for drawing only)."""
     figure, axes_row = plt.subplots(1, len(cases), figsize=(3 + 2.6 * len(cases), 4), squeeze=False)
     for axes, case in zip(axes_row[0], cases, strict=True):
         data = [
-            [
-                float(r["result"]["scores"][0])
-                for r in records
-                if r["spec"]["variant"] == case and r["spec"]["seats"][0] == bot
-            ]
+            [float(r.result.scores[0]) for r in records if r.spec.variant == case and r.spec.seats[0] == bot]
             for bot in bots
         ]
         axes.boxplot(data)
@@ -46,7 +42,7 @@ def solo_scores_chart(records: Sequence[dict[str, Any]], bots: Sequence[str], ca
 
 def solo_sections(
     folder: Path,
-    records: list[dict[str, Any]],
+    records: list[GameRecord],
     bots: Sequence[str],
     cases: Sequence[str],
 ) -> tuple[dict[str, pd.DataFrame], dict[str, Callable[[Path], None]], list[Section]]:

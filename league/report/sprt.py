@@ -18,17 +18,18 @@ import pandas as pd
 
 from league.plan.sequential import SprtTracker
 from league.report.page import Paragraph, Section, Table
+from league.stats.game_record import GameRecord
 from league.stats.sprt import SprtSettings, elo_estimate, normalized_elo, one_way_bound, verdict_sentence
 
 
-def sprt_section(manifest: dict[str, Any], records: Sequence[dict[str, Any]]) -> Section | None:
+def sprt_section(manifest: dict[str, Any], records: Sequence[GameRecord]) -> Section | None:
     """The SPRT section of a league whose manifest holds its test, or None for other leagues."""
     test = manifest.get("sprt")
     if manifest.get("format") != "sprt" or not test:
         return None
     candidate, baseline = manifest["bots"]
     settings = SprtSettings(test["elo0"], test["elo1"], test["alpha"], test["beta"])
-    solo = bool(records) and all(len(record["spec"]["seats"]) == 1 for record in records)
+    solo = bool(records) and all(len(record.spec.seats) == 1 for record in records)
     tracker = SprtTracker(candidate, baseline, settings, manifest["game_ids"], solo, str(manifest.get("game", "")))
     tracker.add(records)
     state = tracker.state

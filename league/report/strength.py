@@ -15,6 +15,7 @@ import pandas as pd
 from league.report import charts
 from league.report.page import Bullets, Chart, Paragraph, ReportParts, Section, Table
 from league.stats.analysis import Assessment, assess
+from league.stats.game_record import GameRecord
 from league.stats.strength import StrengthEstimate
 from league.stats.ties import tie_sentence
 
@@ -58,7 +59,7 @@ NEIGHBOUR_NOTES = (
 
 def strength_report(
     bots: Sequence[str],
-    records: list[dict[str, Any]],
+    records: list[GameRecord],
     trueskill_order: Sequence[str],
     fitted: StrengthEstimate | None = None,
 ) -> ReportParts:

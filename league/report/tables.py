@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from league.stats.game_record import GameRecord
 from league.stats.placing import places, seat_faults
 from league.stats.ranking import RULE, Ranking
 from league.stats.ratings import LeagueTable
@@ -108,17 +109,17 @@ def ratings_frame(tables: dict[str, LeagueTable], order: Sequence[str]) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def cross_table(records: Sequence[dict[str, Any]], order: Sequence[str]) -> tuple[pd.DataFrame, str]:
+def cross_table(records: Sequence[GameRecord], order: Sequence[str]) -> tuple[pd.DataFrame, str]:
     """The row bot's results against each column bot, and a sentence saying what a cell holds.
 
     Between two seats a cell is wins-draws-losses; at tables (games of three or more seats) it is
     the row bot's mean rank in the games both sat in, with how many games that was. Ranks are the
     standings' (``league.stats.placing.places``).
     """
-    tables = any(len(record["spec"]["seats"]) > 2 for record in records)
+    tables = any(len(record.spec.seats) > 2 for record in records)
     tally: dict[tuple[str, str], list[int]] = {}
     for record in records:
-        seats, ranks = record["spec"]["seats"], places(record["result"])
+        seats, ranks = record.spec.seats, places(record.result)
         for i, bot in enumerate(seats):
             for j, other in enumerate(seats):
                 if i == j:
@@ -150,7 +151,7 @@ def cross_table(records: Sequence[dict[str, Any]], order: Sequence[str]) -> tupl
 FAULT_KINDS = ("TIMEOUT", "CRASH", "BAD_OUTPUT", "ILLEGAL_MOVE", "MAX_PLIES")
 
 
-def faults_by_bot(records: Sequence[dict[str, Any]], order: Sequence[str]) -> pd.DataFrame:
+def faults_by_bot(records: Sequence[GameRecord], order: Sequence[str]) -> pd.DataFrame:
     """Per bot, its games and how many of them it faulted in, by the kind of its own fault (a row per bot that faulted).
 
     Each seat is charged its own fault (``league.stats.placing.seat_faults``), not the game's first: at a
@@ -159,9 +160,9 @@ def faults_by_bot(records: Sequence[dict[str, Any]], order: Sequence[str]) -> pd
     counts: Counter[tuple[str, str]] = Counter()
     games: Counter[str] = Counter()
     for record in records:
-        seats = record["spec"]["seats"]
+        seats = record.spec.seats
         games.update(seats)
-        for seat, fault in seat_faults(record["result"]).items():
+        for seat, fault in seat_faults(record.result).items():
             counts[seats[seat], fault.termination] += 1
     kinds = [kind for kind in FAULT_KINDS if any(key[1] == kind for key in counts)]
     kinds += sorted({key[1] for key in counts} - set(kinds))
@@ -178,7 +179,7 @@ STDERR_TAIL_CHARS = 1500
 
 
 def fault_list(
-    records: Sequence[dict[str, Any]],
+    records: Sequence[GameRecord],
     details: Callable[[list[str]], dict[str, dict[str, Any]]],
     limit: int = 100,
 ) -> tuple[list[dict[str, Any]], int, int]:
@@ -194,19 +195,19 @@ def fault_list(
         ``detail``, ``stderr``), how many faulted games there are in all, and how many of those
         listed have lost their stored details (a missing or damaged ``moves.jsonl``).
     """
-    faulted = [record for record in records if record["result"].get("offenders")]
+    faulted = [record for record in records if record.result.offenders]
     shown = faulted[:limit]
-    found = details([record["game_id"] for record in shown]) if shown else {}
+    found = details([record.game_id for record in shown]) if shown else {}
     entries = []
     for record in shown:
-        tails = found.get(record["game_id"], {}).get("stderr", [])
-        for seat, fault in seat_faults(record["result"]).items():
+        tails = found.get(record.game_id, {}).get("stderr", [])
+        for seat, fault in seat_faults(record.result).items():
             text = "\n".join(tail["text"] for tail in tails if tail["seat"] == seat).strip()
             entries.append(
                 {
-                    "game_id": record["game_id"],
-                    "variant": record["spec"]["variant"],
-                    "bot": record["spec"]["seats"][seat],
+                    "game_id": record.game_id,
+                    "variant": record.spec.variant,
+                    "bot": record.spec.seats[seat],
                     "seat": seat,
                     "termination": fault.termination,
                     "reason_code": fault.reason_code,
@@ -214,5 +215,5 @@ def fault_list(
                     "stderr": text[-STDERR_TAIL_CHARS:],
                 }
             )
-    lost = sum(1 for record in shown if record["game_id"] not in found)
+    lost = sum(1 for record in shown if record.game_id not in found)
     return entries, len(faulted), lost

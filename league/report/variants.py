@@ -19,6 +19,7 @@ import pandas as pd
 
 from league.report.page import Bullets, Chart, Paragraph, ReportParts, Section, Table
 from league.report.variant_charts import chart_differences, chart_lengths, chart_scores
+from league.stats.game_record import GameRecord
 from league.stats.variant_cells import figures_as_text
 from league.stats.variant_compare import VariantComparison, compare_variants
 
@@ -88,9 +89,7 @@ def _shown(differences: pd.DataFrame) -> pd.DataFrame:
     return shown.astype(object).where(differences.notna(), "")
 
 
-def variants_report(
-    bots: Sequence[str], records: list[dict[str, Any]], variants: Sequence[str], game: Any
-) -> ReportParts:
+def variants_report(bots: Sequence[str], records: list[GameRecord], variants: Sequence[str], game: Any) -> ReportParts:
     """The variants section, ``variants.csv``, ``variant_differences.csv`` and the variant charts."""
     comparison = compare_variants(bots, records, variants, game)
     parts = ReportParts()

@@ -1,6 +1,8 @@
 """Ratings and evidence, from stored results alone: pure functions of records, no files, no Ray.
 
-``placing`` (a result seat by seat: each seat's own fault, its place as the league counts it),
+``game_record`` (a stored game as one type, ``GameRecord``: what a results line holds, built by the
+store and read by every wing above), ``placing`` (a result seat by seat: each seat's own fault, its
+place as the league counts it),
 ``ratings`` with ``trueskill_fast`` (the standings' counts, TrueSkill in schedule order),
 ``ranking`` (the standings' one order: Bradley-Terry on every game at once), ``bradley_terry`` (the
 order-free fit), ``pairwise`` (head-to-head tables), ``strength`` (bootstrap, LOS, place

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,6 +22,7 @@ from league.stats.bradley_terry import PRIOR_SD
 from league.stats.cycles import Cycles, Transitivity, pair_scores, significant_cycles, transitivity
 from league.stats.evidence import Agreement, Prediction, Reliability, SeatAdvantage, agreement, prediction, reliability
 from league.stats.evidence import seat_advantage as first_seat_advantage
+from league.stats.game_record import GameRecord
 from league.stats.pairwise import PairwiseResults, pairwise_results
 from league.stats.separation import Separation, separations
 from league.stats.strength import (
@@ -136,7 +136,7 @@ class Assessment:
 
 def assess(
     bots: Sequence[str],
-    records: Sequence[dict[str, Any]],
+    records: Sequence[GameRecord],
     trueskill_order: Sequence[str],
     samples: int = 200,
     seed: int | None = None,
@@ -168,7 +168,7 @@ def assess(
     counts = results.counts()
     points, games = pair_scores(counts)
     met = np.triu(games > 0, k=1).sum()
-    variants = max(1, len({record["spec"]["variant"] for record in records if len(record["spec"]["seats"]) > 1}))
+    variants = max(1, len({record.spec.variant for record in records if len(record.spec.seats) > 1}))
     games_per_pair = float(np.triu(games).sum() / met / variants) if met else 0.0
     per = "per pair and variant" if variants > 1 else "per pair"
     separation = separations(results, fitted.elo)
@@ -222,9 +222,9 @@ def repeats_note(results: PairwiseResults) -> list[str]:
     ]
 
 
-def games_seed(records: Sequence[dict[str, Any]]) -> int:
+def games_seed(records: Sequence[GameRecord]) -> int:
     """A resampling seed drawn from the games' own seeds (the league seed decides them), in no order of theirs."""
-    seeds = sorted({str(record["spec"].get("seed", record.get("game_id", ""))) for record in records})
+    seeds = sorted({str(record.spec.seed) for record in records})
     return int.from_bytes(hashlib.sha256(",".join(seeds).encode()).digest()[:8], "big")
 
 

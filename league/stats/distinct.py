@@ -7,7 +7,7 @@ adaptive league's claims, ``league compare``) takes its units through this modul
 
 - A game is known by its variant, its stored ``fingerprint`` (``league.store.results.fingerprint``:
   its seats, opening, each seat's replies and, in a game whose rules draw from the seed, its seed;
-  for a record without one, its seats and moves, else its id, else the record itself) and its
+  for a record without one, its id) and its
   result (scores, ranks, offenders). A fingerprint stored before fingerprints held the seed (20
   hex digits) is joined by the seed unless its game is one of ``SEEDLESS_BEFORE``. Two games with
   the same key are one game: the first counts, copies do not.
@@ -24,10 +24,11 @@ evidence is a handful of games, counted over and over.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from league.stats.game_record import GameRecord
 
 MIN_UNITS_TO_JUDGE = 8
 """Units a test takes before it may stop for repetition (fewer are too few to call "most")."""
@@ -42,8 +43,8 @@ line, so its old fingerprints keep the seed: at worst two of its repeats count t
 games once)."""
 
 
-def game_key(record: dict[str, Any]) -> tuple[str, ...]:
-    """A game's identity: its variant, fingerprint (else its seats and moves, else its id), result, and seed.
+def game_key(record: GameRecord) -> tuple[str, ...]:
+    """A game's identity: its variant, fingerprint (else its id), result, and seed.
 
     The result is part of it because a fingerprint holds the bots' replies only. The seed is in a
     fingerprint where the game draws from it: there bots that ignore what they see reply alike in
@@ -51,27 +52,21 @@ def game_key(record: dict[str, Any]) -> tuple[str, ...]:
     game draws nothing from it (``SEEDLESS_BEFORE``). An opening the spec names (``opening``) is
     part of it too. Strings throughout, so that keys sort.
     """
-    spec, result = record.get("spec", {}), record.get("result", {})
-    current = len(str(record.get("fingerprint") or "")) not in (0, OLD_FINGERPRINT_DIGITS)
-    seed = "" if current or spec.get("game") in SEEDLESS_BEFORE else str(spec.get("seed"))
-    outcome = (f"{result.get('scores')}{result.get('ranks')}{result.get('offenders')}", str(spec.get("opening")), seed)
-    variant = str(spec.get("variant", ""))
-    if record.get("fingerprint"):
-        return ("fingerprint", variant, str(record["fingerprint"]), *outcome)
-    if "moves" in record:
-        moves = json.dumps([spec["seats"], [move[:3] for move in record["moves"]]])
-        return ("moves", variant, moves, *outcome)
-    if "game_id" in record:
-        return ("id", str(record["game_id"]))
-    return ("object", str(id(record)))  # a record with nothing to know it by is a game of its own
+    spec, result = record.spec, record.result
+    current = len(record.fingerprint or "") not in (0, OLD_FINGERPRINT_DIGITS)
+    seed = "" if current or spec.game in SEEDLESS_BEFORE else str(spec.seed)
+    outcome = (f"{result.scores}{result.ranks}{result.offenders}", str(spec.opening), seed)
+    if record.fingerprint:
+        return ("fingerprint", spec.variant, record.fingerprint, *outcome)
+    return ("id", record.game_id)  # a record the store could not fingerprint is a game of its own
 
 
-def unit_key(records: Iterable[dict[str, Any]]) -> tuple[tuple[str, ...], ...]:
+def unit_key(records: Iterable[GameRecord]) -> tuple[tuple[str, ...], ...]:
     """A unit's identity: its games' keys, sorted (a unit is the same whatever order its games come in)."""
     return tuple(sorted(game_key(record) for record in records))
 
 
-def distinct_games(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def distinct_games(records: Iterable[GameRecord]) -> list[GameRecord]:
     """The first record of each distinct game, in the order given."""
     seen: set[tuple[str, ...]] = set()
     kept = []
@@ -83,18 +78,18 @@ def distinct_games(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
-def count_distinct(records: Iterable[dict[str, Any]]) -> int:
+def count_distinct(records: Iterable[GameRecord]) -> int:
     """How many distinct games ``records`` hold."""
     return len({game_key(record) for record in records})
 
 
-def distinct_units(units: Sequence[Sequence[dict[str, Any]]]) -> list[bool]:
+def distinct_units(units: Sequence[Sequence[GameRecord]]) -> list[bool]:
     """Per unit, in the order given, whether it is new (not a repeat of an earlier unit)."""
     seen = UnitLog()
     return [seen.take(unit) for unit in units]
 
 
-def first_units(records: Iterable[dict[str, Any]], unit_of: Any) -> list[dict[str, Any]]:
+def first_units(records: Iterable[GameRecord], unit_of: Any) -> list[GameRecord]:
     """``records`` less those of units that repeat an earlier unit, units ordered by ``unit_of(record)``.
 
     Args:
@@ -102,7 +97,7 @@ def first_units(records: Iterable[dict[str, Any]], unit_of: Any) -> list[dict[st
         unit_of: A record's unit (any sortable key, such as its round and its two bots): the games
             of one unit are judged together, units in the ascending order of their keys.
     """
-    groups: dict[Hashable, list[dict[str, Any]]] = {}
+    groups: dict[Hashable, list[GameRecord]] = {}
     for record in records:
         groups.setdefault(unit_of(record), []).append(record)
     seen = UnitLog()
@@ -125,11 +120,11 @@ class UnitLog:
     _keys: set[tuple[tuple[str, ...], ...]] = field(default_factory=set)
     _games: set[tuple[str, ...]] = field(default_factory=set)
 
-    def take(self, unit: Sequence[dict[str, Any]]) -> bool:
+    def take(self, unit: Sequence[GameRecord]) -> bool:
         """Note one unit's games; whether the unit is new."""
         key = unit_key(unit)
         self.units += 1
-        self.opened = self.opened or any((record.get("spec") or {}).get("opening") for record in unit)
+        self.opened = self.opened or any(record.spec.opening for record in unit)
         self._games.update(key)
         if key in self._keys:
             self.repeated += 1

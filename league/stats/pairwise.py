@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from league.stats.distinct import first_units
+from league.stats.game_record import GameRecord
 from league.stats.placing import places
 from league.stats.ratings import INFRA_ERROR
 
@@ -145,7 +146,7 @@ class PairwiseResults:
         return out
 
 
-def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> PairwiseResults:
+def pairwise_results(bots: Sequence[str], records: Sequence[GameRecord]) -> PairwiseResults:
     """The pairwise results of ``records`` in one pass (see the module's docstring).
 
     Args:
@@ -157,19 +158,15 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
     """
     index = {name: k for k, name in enumerate(bots)}
     by_size: dict[int, tuple[list[list[int]], list[list[int]], list[int]]] = {}
-    played = [
-        record
-        for record in records
-        if len(record["spec"]["seats"]) >= 2 and record["result"].get("termination") != INFRA_ERROR
-    ]
+    played = [record for record in records if len(record.spec.seats) >= 2 and record.result.termination != INFRA_ERROR]
     kept, repeated_units = _distinct_units(played)
     try:
         for record in kept:
-            spec, result = record["spec"], record["result"]
-            group = by_size.setdefault(len(spec["seats"]), ([], [], []))
-            group[0].append([index[name] for name in spec["seats"]])
+            spec, result = record.spec, record.result
+            group = by_size.setdefault(len(spec.seats), ([], [], []))
+            group[0].append([index[name] for name in spec.seats])
             group[1].append(places(result))
-            group[2].append(spec["round"])
+            group[2].append(spec.round)
     except KeyError as missing:
         raise ValueError(f"a game seats {missing}, a bot the league does not name") from None
     groups = {size: tuple(np.array(column, dtype=np.int64) for column in group) for size, group in by_size.items()}
@@ -223,13 +220,13 @@ def pairwise_results(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> 
 def _unit_of(tables: bool) -> Any:
     """A record's resampling unit as a sortable key: its round, and for pairs its two bots by name."""
     if tables:
-        return lambda record: (int(record["spec"]["round"]), ())
-    return lambda record: (int(record["spec"]["round"]), tuple(sorted(record["spec"]["seats"])))
+        return lambda record: (int(record.spec.round), ())
+    return lambda record: (int(record.spec.round), tuple(sorted(record.spec.seats)))
 
 
-def _distinct_units(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+def _distinct_units(records: list[GameRecord]) -> tuple[list[GameRecord], int]:
     """``records`` less the units that repeat an earlier one (``distinct.first_units``), and how many units went."""
-    unit_of = _unit_of(any(len(record["spec"]["seats"]) > 2 for record in records))
+    unit_of = _unit_of(any(len(record.spec.seats) > 2 for record in records))
     kept = first_units(records, unit_of)
     if len(kept) == len(records):
         return kept, 0

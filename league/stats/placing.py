@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.codevs21.state import FAULT_CODES as CODEVS21_CODES
 from engine.fish.rules import FAULT_CODES as FISH_CODES
+from league.stats.game_record import RecordResult
 
 _CODEVS21_KINDS = {code: termination.value for termination, code in CODEVS21_CODES.items()}
 _FISH_KINDS = {code: termination.value for termination, code in FISH_CODES.items()}
@@ -47,24 +48,23 @@ class SeatFault:
     detail: str
 
 
-def seat_faults(result: Mapping[str, Any]) -> dict[int, SeatFault]:
+def seat_faults(result: RecordResult) -> dict[int, SeatFault]:
     """Each offending seat's own fault, by seat (see the module docstring for where it is read).
 
     Args:
         result: A stored result (``scores``, ``ranks``, ``termination``, ``offenders``, ``extra`` ...).
     """
-    offenders = result.get("offenders") or []
+    offenders = result.offenders
     if not offenders:
         return {}
-    game = SeatFault(str(result["termination"]), str(result.get("reason_code") or ""), str(result.get("detail") or ""))
-    given = result.get("faults")
-    if isinstance(given, list):
+    game = SeatFault(str(result.termination), str(result.reason_code or ""), str(result.detail or ""))
+    if result.faults is not None:
         own = {
-            int(fault["seat"]): SeatFault(str(fault["termination"]), str(fault["reason_code"]), str(fault["detail"]))
-            for fault in given
+            int(fault.seat): SeatFault(str(fault.termination), str(fault.reason_code), str(fault.detail))
+            for fault in result.faults
         }
     else:
-        own = _faults_stored_before(result.get("extra") or {}, game)
+        own = _faults_stored_before(result.extra or {}, game)
     return {seat: own.get(seat, game) for seat in offenders}
 
 
@@ -93,7 +93,7 @@ def _faults_stored_before(extra: Mapping[str, Any], game: SeatFault) -> dict[int
     return found
 
 
-def places(result: Mapping[str, Any]) -> list[int]:
+def places(result: RecordResult) -> list[int]:
     """Each seat's rank as the league counts it (the module docstring): standings and ratings read this.
 
     Args:
@@ -102,8 +102,8 @@ def places(result: Mapping[str, Any]) -> list[int]:
     Returns:
         Per seat its rank, 1 first, equal ranks ties: the stored list itself when no seat faulted.
     """
-    ranks: list[int] = result["ranks"]
-    offenders = result.get("offenders")
+    ranks: list[int] = result.ranks
+    offenders = result.offenders
     if not offenders:
         return ranks
     faulted = set(offenders)

@@ -16,28 +16,29 @@ from typing import Any
 import pandas as pd
 
 from engine.core import ranks_from_keys
+from league.stats.game_record import GameRecord
 
 
-def run_figures(record: dict[str, Any]) -> tuple[int, int, int]:
+def run_figures(record: GameRecord) -> tuple[int, int, int]:
     """(score, max chain, turns) of one solo game (a game without chains or turns counts 0 for them)."""
-    extra = (record["result"].get("extra") or {}).get("records") or [{}]
-    return int(record["result"]["scores"][0]), int(extra[0].get("max_chain", 0)), int(extra[0].get("turns", 0))
+    extra = (record.result.extra or {}).get("records") or [{}]
+    return int(record.result.scores[0]), int(extra[0].get("max_chain", 0)), int(extra[0].get("turns", 0))
 
 
-def run_end(record: dict[str, Any]) -> str:
+def run_end(record: GameRecord) -> str:
     """How one solo game ended (``clear``, ``overflow``, ``fault:<code>``; "" when the game does not say)."""
-    extra = (record["result"].get("extra") or {}).get("records") or [{}]
+    extra = (record.result.extra or {}).get("records") or [{}]
     return str(extra[0].get("end", ""))
 
 
-def qualifier_frame(records: Sequence[dict[str, Any]], bots: Sequence[str], variants: Sequence[str]) -> pd.DataFrame:
+def qualifier_frame(records: Sequence[GameRecord], bots: Sequence[str], variants: Sequence[str]) -> pd.DataFrame:
     """One row per bot, best first: its place, every case's rank and sums, the totals, faults and overflows.
 
     Sums are exact integers written as text (scores pass 2**53).
     """
     sums = {(bot, case): [0, 0, 0, 0] for bot in bots for case in variants}  # score, chain, turns, runs
     for record in records:
-        key = (record["spec"]["seats"][0], record["spec"]["variant"])
+        key = (record.spec.seats[0], record.spec.variant)
         if key in sums:
             for index, value in enumerate((*run_figures(record), 1)):
                 sums[key][index] += value
@@ -48,8 +49,8 @@ def qualifier_frame(records: Sequence[dict[str, Any]], bots: Sequence[str], vari
     totals = {bot: [sum(sums[bot, case][k] for case in variants) for k in range(3)] for bot in bots}
     ends = {bot: {"faults": 0, "overflows": 0} for bot in bots}
     for record in records:
-        bot, end = record["spec"]["seats"][0], run_end(record)
-        if bot in ends and (end.startswith("fault") or record["result"].get("offenders")):
+        bot, end = record.spec.seats[0], run_end(record)
+        if bot in ends and (end.startswith("fault") or record.result.offenders):
             ends[bot]["faults"] += 1
         elif bot in ends and end == "overflow":
             ends[bot]["overflows"] += 1

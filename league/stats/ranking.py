@@ -53,9 +53,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from league.stats.analysis import games_seed
+from league.stats.game_record import GameRecord
 from league.stats.pairwise import pairwise_results
 from league.stats.strength import DESIGN_EFFECT_SE, StrengthEstimate, estimate
 from league.stats.ties import best_first, shared_places, tied_runs
@@ -100,7 +100,7 @@ class Ranking:
 
 
 def rank_league(
-    bots: Sequence[str], records: Sequence[dict[str, Any]], samples: int = 200, seed: int | None = None
+    bots: Sequence[str], records: Sequence[GameRecord], samples: int = 200, seed: int | None = None
 ) -> Ranking:
     """The bots best first by the standings' rule (module docstring), with their strengths.
 

@@ -21,6 +21,7 @@ from typing import Any
 import trueskill
 
 from engine.core import Termination
+from league.stats.game_record import GameRecord
 from league.stats.placing import place_points, places
 from league.stats.ties import best_first
 from league.stats.trueskill_fast import Multiplayer, OneVsOne
@@ -124,13 +125,13 @@ class LeagueTable:
     pair_points: dict[tuple[str, str], list[float]] = field(default_factory=dict)
 
 
-def scored(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def scored(records: Iterable[GameRecord]) -> list[GameRecord]:
     """The records that count, in schedule order."""
-    kept = [r for r in records if r["result"]["termination"] != INFRA_ERROR]
-    return sorted(kept, key=lambda record: record["spec"]["index"])
+    kept = [r for r in records if r.result.termination != INFRA_ERROR]
+    return sorted(kept, key=lambda record: record.spec.index)
 
 
-def draw_probability(records: list[dict[str, Any]]) -> float:
+def draw_probability(records: list[GameRecord]) -> float:
     """How often neighbours in a game's order tie (the share of drawn games between two seats).
 
     TrueSkill's draw probability is the chance that two players next to each other in a game's
@@ -139,7 +140,7 @@ def draw_probability(records: list[dict[str, Any]]) -> float:
     """
     neighbours = ties = 0
     for record in records:
-        ranks = sorted(places(record["result"]))
+        ranks = sorted(places(record.result))
         neighbours += len(ranks) - 1
         ties += sum(1 for higher, lower in itertools.pairwise(ranks) if higher == lower)
     if not neighbours:
@@ -147,7 +148,7 @@ def draw_probability(records: list[dict[str, Any]]) -> float:
     return min(0.5, max(0.001, ties / neighbours))
 
 
-def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_history: bool = True) -> LeagueTable:
+def league_table(records: Iterable[GameRecord], bots: Iterable[str], keep_history: bool = True) -> LeagueTable:
     """Standings, pairwise points and TrueSkill ratings of ``records`` (any mix of variants).
 
     Args:
@@ -164,10 +165,10 @@ def league_table(records: Iterable[dict[str, Any]], bots: Iterable[str], keep_hi
     current = {name: env.create_rating() for name in table.ratings}
     one_vs_one, multiplayer = OneVsOne(env), Multiplayer(env)
     for number, record in enumerate(games, start=1):
-        seats: list[str] = record["spec"]["seats"]
-        result = record["result"]
+        seats: list[str] = record.spec.seats
+        result = record.result
         ranks = places(result)
-        _tally(table, seats, result["scores"], ranks, result.get("offenders") or ())
+        _tally(table, seats, result.scores, ranks, result.offenders or ())
         if len(seats) == 1:  # a solo game: nobody was played, nothing to rate
             continue
         if len(seats) == 2:

@@ -41,11 +41,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from league.stats.distinct import UnitLog, repetition_sentence
+from league.stats.game_record import GameRecord
 from league.stats.one_way import bound_words, t_bound
 from league.stats.placing import place_points, places
 from league.stats.qualifier import run_figures
@@ -222,23 +222,23 @@ def _fit_t_value(pdf: Pdf, t: float, reference: float = 0.5) -> Pdf:
     return fit
 
 
-def game_points(record: dict[str, Any], bot: str) -> float:
+def game_points(record: GameRecord, bot: str) -> float:
     """``bot``'s points in a stored game of two seats: 1 a win, 1/2 a draw, 0 a loss (a faulted seat loses)."""
-    result = record["result"]
-    seat = record["spec"]["seats"].index(bot)
-    return place_points(places(result), result.get("offenders") or [], seat)
+    result = record.result
+    seat = record.spec.seats.index(bot)
+    return place_points(places(result), result.offenders or [], seat)
 
 
-def seed_points(runs: Sequence[dict[str, Any]], candidate: str) -> float:
+def seed_points(runs: Sequence[GameRecord], candidate: str) -> float:
     """``candidate``'s points on one seed of a solo game, from the two bots' stored runs on it (either order).
 
     1 when its run ranks above the other's, 1/2 when level, 0 when below: by score, then max chain,
     then turns, as a solo league's standings rank runs (``league.stats.qualifier.run_figures``; a
     faulted run keeps what it scored before its fault).
     """
-    if len(runs) != 2 or [run["spec"]["seats"][0] == candidate for run in runs].count(True) != 1:
+    if len(runs) != 2 or [run.spec.seats[0] == candidate for run in runs].count(True) != 1:
         raise ValueError(f"a seed's runs are one of {candidate}'s and one of its baseline's")
-    mine, theirs = sorted(runs, key=lambda run: run["spec"]["seats"][0] != candidate)
+    mine, theirs = sorted(runs, key=lambda run: run.spec.seats[0] != candidate)
     ours, baseline = run_figures(mine), run_figures(theirs)
     return 1.0 if ours > baseline else 0.5 if ours == baseline else 0.0
 
@@ -278,22 +278,20 @@ class SprtState:
         """Whether the test takes no more pairs: it reached a verdict, or stopped for repetition."""
         return self.verdict is not None or self.repeated
 
-    def take(self, first: dict[str, Any], second: dict[str, Any], candidate: str) -> str | None:
+    def take(self, first: GameRecord, second: GameRecord, candidate: str) -> str | None:
         """Count one seat-swapped pair for ``candidate`` unless it repeats an earlier one; the verdict it reaches.
 
         None: go on, decided before, or stopped for repetition (``repeated``).
         """
         return self._take([first, second], lambda: (game_points(first, candidate) + game_points(second, candidate)) / 2)
 
-    def take_seeds(
-        self, first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]], candidate: str
-    ) -> str | None:
+    def take_seeds(self, first: Sequence[GameRecord], second: Sequence[GameRecord], candidate: str) -> str | None:
         """Count a solo game's pair of seeds, each the two bots' runs on it (``seed_points``); as ``take``."""
         return self._take(
             [*first, *second], lambda: (seed_points(first, candidate) + seed_points(second, candidate)) / 2
         )
 
-    def _take(self, games: Sequence[dict[str, Any]], score: Callable[[], float]) -> str | None:
+    def _take(self, games: Sequence[GameRecord], score: Callable[[], float]) -> str | None:
         """Note a pair's games and count its ``score`` if the pair is new; then stop if most pairs were repeats."""
         if self.over:
             return None

@@ -39,6 +39,7 @@ import pandas as pd
 
 from engine.core import Game
 from league.stats.distinct import first_units, game_key
+from league.stats.game_record import GameRecord
 from league.stats.pairwise import pairwise_results
 from league.stats.placing import place_points, places, rank_points
 from league.stats.ratings import scored
@@ -122,13 +123,13 @@ class VariantComparison:
         }
 
 
-def variant_strengths(bots: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[str, float]:
+def variant_strengths(bots: Sequence[str], records: Sequence[GameRecord]) -> dict[str, float]:
     """Each bot's strength (Elo scale) from one variant's games: the one place that picks the rating model.
 
     The league's Bradley-Terry fit (``league.stats.strength.estimate``, point estimates only); bots
     without games are left out.
     """
-    seen = {name for record in records for name in record["spec"]["seats"]}
+    seen = {name for record in records for name in record.spec.seats}
     names = [name for name in bots if name in seen] + sorted(seen.difference(bots))
     if not names:
         return {}
@@ -136,17 +137,17 @@ def variant_strengths(bots: Sequence[str], records: Sequence[dict[str, Any]]) ->
     return {name: float(elo) for name, elo in zip(fitted.bots, fitted.elo, strict=True) if not math.isnan(elo)}
 
 
-def fingerprint(record: dict[str, Any]) -> tuple[str, ...]:
+def fingerprint(record: GameRecord) -> tuple[str, ...]:
     """A game's identity for counting distinct games (``league.stats.distinct.game_key``)."""
     return game_key(record)
 
 
-def _distinct(games: list[dict[str, Any]], layout: str) -> list[dict[str, Any]]:
+def _distinct(games: list[GameRecord], layout: str) -> list[GameRecord]:
     """``games`` less the clusters (``cluster_of``) that repeat an earlier one's games."""
     return first_units(games, lambda record: cluster_of(record, layout))
 
 
-def _joint(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], layout: str) -> list[list[dict[str, Any]]]:
+def _joint(mine: list[GameRecord], theirs: list[GameRecord], layout: str) -> list[list[GameRecord]]:
     """Two variants' games less the clusters whose games, in both variants together, repeat an earlier cluster's."""
     kept = {id(record) for record in _distinct([*mine, *theirs], layout)}
     return [[record for record in games if id(record) in kept] for games in (mine, theirs)]
@@ -154,7 +155,7 @@ def _joint(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], layout: str
 
 def variant_row(
     variant: str,
-    games: list[dict[str, Any]],
+    games: list[GameRecord],
     layout: str,
     spread: bool,
     strengths: dict[str, float],
@@ -172,8 +173,8 @@ def variant_row(
     first_seat_high_95 (``seat0_interval``, as the strength section's), and rating_spread (the
     standard deviation of the bots' Elo strengths in this variant; NaN with fewer than two bots).
     """
-    scores = [int(score) for record in games for score in record["result"]["scores"]]
-    plies = [int(record["result"]["plies"]) for record in games]
+    scores = [int(score) for record in games for score in record.result.scores]
+    plies = [int(record.result.plies) for record in games]
     row: dict[str, Any] = {
         "variant": variant,
         "games": len(games),
@@ -191,7 +192,7 @@ def variant_row(
     }
     if layout == SOLO:
         return row
-    ranks = [record["result"]["ranks"] for record in games]
+    ranks = [record.result.ranks for record in games]
     decided = [rank for rank in ranks if rank.count(1) == 1]
     points = [rank_points(rank, 0) for rank in ranks]
     low, high = seat0_interval(points, [cluster_of(record, layout) for record in games], rng, samples)
@@ -222,18 +223,18 @@ def seat0_interval(
     return min(low, float(wilson_low)), max(high, float(wilson_high))
 
 
-def bot_rows(variant: str, bots: Sequence[str], games: list[dict[str, Any]], layout: str, strengths: dict[str, float]):
+def bot_rows(variant: str, bots: Sequence[str], games: list[GameRecord], layout: str, strengths: dict[str, float]):
     """One row per bot that played ``variant``: games, mean_score (``Fraction``), points_per_game and elo (not solo)."""
     rows = []
     for name in bots:
-        seats = [(record, seat) for record in games for seat, bot in enumerate(record["spec"]["seats"]) if bot == name]
+        seats = [(record, seat) for record in games for seat, bot in enumerate(record.spec.seats) if bot == name]
         if not seats:
             continue
         row: dict[str, Any] = {"variant": variant, "bot": name, "games": len(seats)}
-        row["mean_score"] = Fraction(sum(int(record["result"]["scores"][seat]) for record, seat in seats), len(seats))
+        row["mean_score"] = Fraction(sum(int(record.result.scores[seat]) for record, seat in seats), len(seats))
         if layout != SOLO:
             points = sum(  # as the standings count them (league.stats.placing): a faulted seat never shares a draw
-                place_points(places(record["result"]), record["result"]["offenders"], seat) for record, seat in seats
+                place_points(places(record.result), record.result.offenders, seat) for record, seat in seats
             )
             row["points_per_game"] = round(points / len(seats), 3)
             row["elo"] = round(strengths[name], 1) + 0.0 if name in strengths else math.nan  # no "-0"
@@ -243,7 +244,7 @@ def bot_rows(variant: str, bots: Sequence[str], games: list[dict[str, Any]], lay
 
 def compare_variants(
     bots: Sequence[str],
-    records: Sequence[dict[str, Any]],
+    records: Sequence[GameRecord],
     variants: Sequence[str],
     game: Game | type[Game],
     baseline: str | None = None,
@@ -272,7 +273,7 @@ def compare_variants(
         raise ValueError(f"unknown baseline variant {baseline!r}; variants: {', '.join(variants)}")
     games = {variant: [] for variant in variants}
     for record in scored(records):
-        games.get(record["spec"]["variant"], []).append(record)
+        games.get(record.spec.variant, []).append(record)
     layout = layout_of([record for mine in games.values() for record in mine])
     spread = bool(getattr(game, "scores_spread", True))
     strengths = {v: {} if layout == SOLO else variant_strengths(bots, mine) for v, mine in games.items()}
@@ -309,8 +310,8 @@ def compare_variants(
         correlation=pd.DataFrame(correlation),
         differences=pd.DataFrame(differences, columns=DIFFERENCE_COLUMNS),
         sentences=[],
-        scores={v: [int(s) for record in mine for s in record["result"]["scores"]] for v, mine in games.items()},
-        plies={v: [int(record["result"]["plies"]) for record in mine] for v, mine in games.items()},
+        scores={v: [int(s) for record in mine for s in record.result.scores] for v, mine in games.items()},
+        plies={v: [int(record.result.plies) for record in mine] for v, mine in games.items()},
     )
     comparison.sentences = comparison_sentences(comparison)
     return comparison

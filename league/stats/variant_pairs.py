@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from league.stats.game_record import GameRecord
 from league.stats.placing import rank_points
 from league.stats.variant_stats import bootstrap_seed, cluster_interval
 
@@ -50,29 +51,29 @@ DIFFERENCE_COLUMNS = [
 ]
 
 
-def layout_of(records: Sequence[dict[str, Any]]) -> str:
+def layout_of(records: Sequence[GameRecord]) -> str:
     """Which seating the games have: "solo" (one seat each), "tables" (any with three or more) or "pairs"."""
-    if records and all(len(record["spec"]["seats"]) == 1 for record in records):
+    if records and all(len(record.spec.seats) == 1 for record in records):
         return SOLO
-    return TABLES if any(len(record["spec"]["seats"]) > 2 for record in records) else PAIRS
+    return TABLES if any(len(record.spec.seats) > 2 for record in records) else PAIRS
 
 
-def cluster_of(record: dict[str, Any], layout: str) -> Hashable:
+def cluster_of(record: GameRecord, layout: str) -> Hashable:
     """The games resampled together with ``record``: its seat-swapped twin, its table's rotations, its solo run."""
-    spec = record["spec"]
-    return spec["round"] if layout == SOLO else (spec["round"], tuple(sorted(spec["seats"])))
+    spec = record.spec
+    return spec.round if layout == SOLO else (spec.round, tuple(sorted(spec.seats)))
 
 
-def game_figures(record: dict[str, Any]) -> dict[str, Fraction | float]:
+def game_figures(record: GameRecord) -> dict[str, Fraction | float]:
     """One game's figures: mean score per seat and plies (exact), and for two seats or more drawn and seat 0's points.
 
     A game is drawn when its first place is shared; seat 0's points are ``rank_points`` (1/2: no advantage).
     """
-    result = record["result"]
-    scores, ranks = [int(score) for score in result["scores"]], result["ranks"]
+    result = record.result
+    scores, ranks = [int(score) for score in result.scores], result.ranks
     figures: dict[str, Fraction | float] = {
         SCORE: Fraction(sum(scores), len(scores)),
-        PLIES: Fraction(int(result["plies"])),
+        PLIES: Fraction(int(result.plies)),
     }
     if len(ranks) > 1:
         figures[DRAWS] = float(ranks.count(1) > 1)
@@ -80,17 +81,17 @@ def game_figures(record: dict[str, Any]) -> dict[str, Fraction | float]:
     return figures
 
 
-def cut_short(record: dict[str, Any]) -> bool:
+def cut_short(record: GameRecord) -> bool:
     """Whether a game ended otherwise than by its rules: a seat faulted, or a safety cap of ours ended it."""
-    result = record["result"]
-    return bool(result.get("offenders")) or result.get("termination", NORMAL) != NORMAL
+    result = record.result
+    return bool(result.offenders) or result.termination != NORMAL
 
 
 def paired_differences(
     variant: str,
     baseline: str,
-    games: list[dict[str, Any]],
-    baseline_games: list[dict[str, Any]],
+    games: list[GameRecord],
+    baseline_games: list[GameRecord],
     layout: str,
     figures: Sequence[str],
     seed: int,
@@ -107,10 +108,10 @@ def paired_differences(
     """
     theirs = {}
     for record in baseline_games:
-        theirs.setdefault((record["spec"]["round"], tuple(record["spec"]["seats"])), record)
+        theirs.setdefault((record.spec.round, tuple(record.spec.seats)), record)
     matched, seen, faulted = [], set(), 0
     for record in games:
-        key = (record["spec"]["round"], tuple(record["spec"]["seats"]))
+        key = (record.spec.round, tuple(record.spec.seats))
         if key in theirs and key not in seen:
             seen.add(key)
             if cut_short(record) or cut_short(theirs[key]):

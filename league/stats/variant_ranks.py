@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from league.stats.bradley_terry import fit, points_and_games
+from league.stats.game_record import GameRecord
 from league.stats.pairwise import PairwiseResults, pairwise_results, unit_draws
 from league.stats.ties import best_first
 from league.stats.variant_pairs import MIN_CLUSTERS
@@ -57,8 +58,8 @@ def correlation_row(
     baseline: str,
     mine: dict[str, float],
     theirs: dict[str, float],
-    games: Sequence[dict[str, Any]],
-    baseline_games: Sequence[dict[str, Any]],
+    games: Sequence[GameRecord],
+    baseline_games: Sequence[GameRecord],
     seed: int,
     samples: int,
 ) -> dict[str, Any]:
@@ -115,8 +116,8 @@ def tau_interval(resampled: np.ndarray) -> tuple[float, float]:
 
 def resampled_taus(
     common: Sequence[str],
-    games: Sequence[dict[str, Any]],
-    baseline_games: Sequence[dict[str, Any]],
+    games: Sequence[GameRecord],
+    baseline_games: Sequence[GameRecord],
     rng: np.random.Generator,
     samples: int,
 ) -> np.ndarray:
@@ -153,9 +154,9 @@ def resampled_taus(
     return np.concatenate(taus)
 
 
-def _results(games: Sequence[dict[str, Any]]) -> PairwiseResults:
+def _results(games: Sequence[GameRecord]) -> PairwiseResults:
     """A variant's pairwise results over the bots that played it, in name order."""
-    return pairwise_results(sorted({name for record in games for name in record["spec"]["seats"]}), games)
+    return pairwise_results(sorted({name for record in games for name in record.spec.seats}), games)
 
 
 def _refit(results: PairwiseResults, weights: np.ndarray) -> np.ndarray:

@@ -18,8 +18,8 @@ from league.store.faults import Damage, StoreWriteError, write_failure
 _TAIL_BLOCK = 1 << 16
 
 
-def complete_lines(path: Path, damage: Damage) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
-    """(byte offset, raw line, decoded object) of every whole line holding a game record (an object with a game id).
+def complete_lines(path: Path, damage: Damage) -> Iterator[tuple[int, int, bytes, dict[str, Any]]]:
+    """(line number, byte offset, raw line, decoded object) of every whole line holding a game record (with a game id).
 
     The other lines are noted in ``damage``: the numbers of whole lines that hold no record, and a
     torn last line.
@@ -37,7 +37,7 @@ def complete_lines(path: Path, damage: Damage) -> Iterator[tuple[int, bytes, dic
             except ValueError:  # not JSON, or not UTF-8
                 decoded = None
             if isinstance(decoded, dict) and type(decoded.get("game_id")) is str:
-                yield offset, raw, decoded
+                yield number, offset, raw, decoded
             else:
                 damage.bad_lines.append(number)
             offset += len(raw)

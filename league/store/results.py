@@ -6,7 +6,8 @@ Two append-only JSON-lines files side by side in a league's folder:
   ``time_used_ms``, ``worker`` and ``node`` (where it was played; ``node`` on Ray only), its
   ``fingerprint`` (the game's identity, a hash of the seats, the opening, each seat's replies and,
   where the game draws from it, the seed: ``fingerprint``, computed once, when the game is stored)
-  and ``log``, the ``[offset, length]`` in bytes of its line in the move log. Reports read this file alone.
+  and ``log``, the ``[offset, length]`` in bytes of its line in the move log. Reports read this file alone,
+  each line as a ``league.stats.game_record.GameRecord``.
 - ``moves.jsonl``, the move log: one line a game with its ``game_id`` and the rest of its record
   (``moves``, ``stderr``), fetched by pointer (a seek, no scan) for replays and fault details.
 
@@ -38,6 +39,7 @@ from typing import Any, BinaryIO
 
 from engine import get_game
 from engine.core import Termination
+from league.stats.game_record import GameRecord
 from league.store.faults import Damage, StoreWriteError, torn_tail_cut, write_failure
 from league.store.folder import MOVE_LOG, STORE
 from league.store.lines import complete_lines, cut_torn_tail, encode_line, read_line, write_durably
@@ -110,20 +112,28 @@ def _draws_from_seed(game: Any, rules: Any) -> bool:
     return _draws_from_seed_cached(game, json.dumps(rules or {}, sort_keys=True))
 
 
-def split_record(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def split_record(record: dict[str, Any] | GameRecord) -> tuple[GameRecord, dict[str, Any] | None]:
     """A full game record as its results line (fingerprint added, no log pointer yet) and its move-log entry.
 
+    The one place where what a worker returned becomes a ``GameRecord``.
+
     Args:
-        record: What the worker returned (``game_id``, ``spec``, ``result``, ``moves``, ...).
+        record: What the worker returned (``game_id``, ``spec``, ``result``, ``moves``, ...), or a
+            results line stored again (its fingerprint kept, its move-log pointer dropped).
 
     Returns:
-        The results fields, and ``game_id`` with every other field (None when there is none).
+        The results line, and ``game_id`` with every other field (None when there is none).
+
+    Raises:
+        ValueError: ``record`` is not a game record (``GameRecord.from_json``).
     """
+    if isinstance(record, GameRecord):
+        record = record.to_json()
     compact = {key: record[key] for key in RESULT_FIELDS if key in record}
     given = record.get("fingerprint") if "moves" not in record else None  # a results line stored again
     compact["fingerprint"] = given or record_fingerprint(record)
     rest = {key: value for key, value in record.items() if key not in (*RESULT_FIELDS, "fingerprint", "log")}
-    return compact, ({"game_id": record["game_id"], **rest} if rest else None)
+    return GameRecord.from_json(compact), ({"game_id": record["game_id"], **rest} if rest else None)
 
 
 _Place = tuple[bool, int, int]
@@ -154,11 +164,12 @@ class ResultStore:
         self._cut: list[str] = []
         self._damage: Damage | None = None
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[GameRecord]:
         """Every game's results line, one per game id, in file order (no moves: see ``details``).
 
         Each has ``game_id``, ``spec``, ``result``, ``time_used_ms``, ``worker`` (and ``node`` on
         Ray: where the game was played) and ``fingerprint``; games with details also have ``log``.
+        A line that is not a game record (``GameRecord.from_json`` refuses it) is damage, told by ``problems``.
         """
         kept, self._where = self._scan(with_fingerprints=True)
         return list(kept.values())
@@ -212,21 +223,23 @@ class ResultStore:
         assert self._damage is not None
         return [*self._cut, *self._damage.notes(self.path.name)]
 
-    def _scan(self, with_fingerprints: bool) -> tuple[dict[str, dict[str, Any]], dict[str, _Place]]:
+    def _scan(self, with_fingerprints: bool) -> tuple[dict[str, GameRecord], dict[str, _Place]]:
         """Kept record and details' whereabouts per game id, from the results file."""
         collecting = gc.isenabled()
         gc.disable()  # decoded JSON holds no cycles: collecting while 100,000s of dicts are made only costs time
         try:
-            kept: dict[str, dict[str, Any]] = {}
+            kept: dict[str, GameRecord] = {}
             where: dict[str, _Place] = {}
             self._damage = Damage()
-            for offset, raw, record in complete_lines(self.path, self._damage):
-                game_id = record["game_id"]
-                if "fingerprint" not in record:  # a whole record, as stored before the split
-                    record = _from_whole_record(record, with_fingerprints)
-                    place: _Place | None = (False, offset, len(raw))
-                else:
-                    place = _log_place(record.get("log"))
+            for number, offset, raw, line in complete_lines(self.path, self._damage):
+                whole = "fingerprint" not in line  # a whole record, as stored before the split
+                try:
+                    record = GameRecord.from_json(_from_whole_record(line, with_fingerprints) if whole else line)
+                except ValueError:
+                    self._damage.bad_lines.append(number)  # a spec or result that is not an object
+                    continue
+                game_id = record.game_id
+                place: _Place | None = (False, offset, len(raw)) if whole else _log_place(record.log)
                 held = kept.get(game_id)
                 if held is None or (_infra(held) and not _infra(record)):
                     kept[game_id] = record
@@ -269,18 +282,21 @@ class ResultStore:
             raise StoreWriteError(write_failure(failed, error)) from error
         self._results = results
 
-    def append(self, record: dict[str, Any]) -> None:
+    def append(self, record: dict[str, Any] | GameRecord) -> GameRecord:
         """Store one game (its move-log line, then its results line) durably before returning.
 
         Args:
             record: The game's full record, as the worker returned it.
 
+        Returns:
+            Its results line, as ``records`` will read it.
+
         Raises:
             StoreWriteError: The disk refused the write (full, read-only); nothing of it is left behind.
         """
-        self.extend([record])
+        return self.extend([record])[0]
 
-    def extend(self, records: Iterable[dict[str, Any]]) -> None:
+    def extend(self, records: Iterable[dict[str, Any] | GameRecord]) -> list[GameRecord]:
         """Store many games, with one pair of fsyncs per ``WRITE_CHUNK`` games instead of per game.
 
         Each chunk's move-log lines are made durable before its results lines are written, so a
@@ -288,34 +304,42 @@ class ResultStore:
 
         Args:
             records: Full game records.
+
+        Returns:
+            Their results lines, in order, as ``records`` will read them (what the planners take).
         """
         self.lock()
-        chunk: list[dict[str, Any]] = []
+        stored: list[GameRecord] = []
+        chunk: list[dict[str, Any] | GameRecord] = []
         for record in records:
             chunk.append(record)
             if len(chunk) == WRITE_CHUNK:
-                self._write_chunk(chunk)
+                stored += self._write_chunk(chunk)
                 chunk = []
         if chunk:
-            self._write_chunk(chunk)
+            stored += self._write_chunk(chunk)
+        return stored
 
-    def _write_chunk(self, records: list[dict[str, Any]]) -> None:
+    def _write_chunk(self, records: list[dict[str, Any] | GameRecord]) -> list[GameRecord]:
         assert self._results is not None and self._log is not None
         log_lines: list[bytes] = []
         result_lines: list[bytes] = []
+        stored: list[GameRecord] = []
         end = self._log.seek(0, os.SEEK_END)
         for record in records:
             compact, rest = split_record(record)
             if rest is not None:
                 line = encode_line(rest)
-                compact["log"] = [end, len(line)]
+                compact = compact.with_log([end, len(line)])
                 end += len(line)
                 log_lines.append(line)
-            result_lines.append(encode_line(compact))
+            result_lines.append(encode_line(compact.to_json()))
+            stored.append(compact)
         if log_lines:
             write_durably(self._log, log_lines)
         write_durably(self._results, result_lines)
         self._where = None  # the pointers of the last scan may be stale now
+        return stored
 
     def reset(self) -> None:
         """Forget every stored game, results and move log (``--fresh``); locks the store first."""
@@ -334,9 +358,8 @@ class ResultStore:
         self._results = self._log = None
 
 
-def _infra(record: dict[str, Any]) -> bool:
-    result = record.get("result")
-    return isinstance(result, dict) and result.get("termination") == INFRA_ERROR
+def _infra(record: GameRecord) -> bool:
+    return record.infra
 
 
 def _from_whole_record(record: dict[str, Any], with_fingerprint: bool) -> dict[str, Any]:

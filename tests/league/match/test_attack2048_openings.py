@@ -10,6 +10,7 @@ import sys
 
 from engine import get_game
 from league.replay.rebuild import replay_game
+from league.stats.game_record import GameRecord
 from tests.conftest import BOTS
 from tests.league.match.test_openings import by_seats, played
 
@@ -40,7 +41,7 @@ def test_deterministic_attack2048_bots_repeat_without_openings_and_differ_with_f
     for first, second in rounds.values():
         assert first["opening"] == second["opening"] and len(first["opening"]) == 4
     record = opened[0]
-    replay = replay_game(get_game("attack2048")(max_plies_per_half=24), record)
+    replay = replay_game(get_game("attack2048")(max_plies_per_half=24), GameRecord.from_json(record), record)
     assert replay.diverged == ""
     shown = [move["reply"] for frame in replay.frames for move in frame.moves if move.get("opening")]
     assert shown == record["opening"] * 2, "each half starts with the opening's plies"

@@ -23,6 +23,7 @@ from league.plan.manifest import read_manifest
 from league.replay.command import replay_command
 from league.replay.rebuild import replay_game
 from league.report.games import game_rows
+from league.stats.game_record import GameRecord
 from league.store.results import ResultStore
 from tests.conftest import BOTS, play_in_process, write_league
 
@@ -53,7 +54,7 @@ def played(folder: Path, **overrides) -> list[dict]:
     """Play the league in this process; its records (results line and details) in schedule order."""
     _, specs = play_in_process(league_file(folder, **overrides))
     store = ResultStore(folder / "out" / "games.jsonl")
-    lines = {record["game_id"]: record for record in store.records()}
+    lines = {record.game_id: record.to_json() for record in store.records()}
     details = store.details(lines)
     return [{**lines[spec.game_id], **details[spec.game_id]} for spec in specs]
 
@@ -92,7 +93,7 @@ def test_deterministic_bots_repeat_every_pair_without_openings_and_differ_with_f
 
 def test_a_replay_of_an_opened_game_is_the_stored_game_and_marks_where_the_opening_ended(tmp_path):
     record = played(tmp_path, openings={"plies": 4}, games_per_pair=2)[0]
-    replay = replay_game(get_game("versus2048")(turns_per_player=8), record)
+    replay = replay_game(get_game("versus2048")(turns_per_player=8), GameRecord.from_json(record), record)
     assert replay.diverged == ""
     opening_moves = [move["reply"] for frame in replay.frames for move in frame.moves if move.get("opening")]
     assert opening_moves == record["opening"]
@@ -217,14 +218,14 @@ def test_the_report_counts_an_opened_games_opening_plies_and_its_replay_command_
 ):
     (tmp_path / "book.txt").write_text(WORKED_EXAMPLE + "\n")
     record = played(tmp_path, openings=openings, games_per_pair=2)[1]
-    (row,) = game_rows([record])
+    (row,) = game_rows([GameRecord.from_json(record)])
     assert row.opening_plies == 4 and row.plies_text == f"{record['result']['plies']} (4 opening)"
     status, _, err = league_cli("report", str(tmp_path / "out"))
     assert status == 0, err
     report = (tmp_path / "out" / "report.md").read_text()
     assert "- openings: " + ("4 random plies" if "plies" in openings else "the 1 opening of") in report
     assert f"| {record['result']['plies']} (4 opening) |" in report
-    command = replay_command(read_manifest(tmp_path / "out"), record)
+    command = replay_command(read_manifest(tmp_path / "out"), GameRecord.from_json(record))
     assert "--openings" in command, command
     where, _, line = command.rpartition(" && ")
     if where:

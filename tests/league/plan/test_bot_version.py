@@ -12,6 +12,7 @@ from league.plan.bot_files import members
 from league.plan.bot_version import bot_versions, builtin_code, changed_lines, folder_digest
 from league.plan.config import load_league
 from league.plan.file_digests import RACY_NS, DigestCache, tree_digest
+from league.stats.game_record import GameRecord
 from tests.league.cluster.test_shipping import bot_folder, bot_league
 
 LATER = 10 * RACY_NS
@@ -149,7 +150,7 @@ def test_a_builtins_version_is_the_digest_of_the_code_that_plays_it(tmp_path):
 
 def test_a_bot_is_told_changed_only_while_none_of_its_stored_games_are_of_its_version_now():
     def game(*seats, **played):
-        return {"spec": {"seats": list(seats), "versions": played}}
+        return GameRecord.from_json({"game_id": "g", "spec": {"seats": list(seats), "versions": played}})
 
     old = [game("mine", "greedy", mine="a" * 32, greedy="g" * 32)] * 3
     versions = {"mine": "b" * 32, "greedy": "g" * 32, "new": "n" * 32}
@@ -158,5 +159,5 @@ def test_a_bot_is_told_changed_only_while_none_of_its_stored_games_are_of_its_ve
         " are played again"
     ]
     assert changed_lines(versions, [*old, game("mine", "greedy", mine="b" * 32, greedy="g" * 32)]) == []
-    [line] = changed_lines(versions, [{"spec": {"seats": ["mine"]}}])
+    [line] = changed_lines(versions, [GameRecord.from_json({"game_id": "g", "spec": {"seats": ["mine"]}})])
     assert line.startswith("mine changed since its 1 stored game (version unknown: stored before bots had versions")

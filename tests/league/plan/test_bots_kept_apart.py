@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from league.replay.command import replay_command
+from league.stats.game_record import GameRecord
 from sandbox.jail import isolation_problem
 from tests.conftest import BOTS, write_league
 
@@ -155,7 +156,7 @@ def test_a_replay_command_runs_each_bot_as_the_league_did():
     mine = {"name": "mine", "command": ["python3", "bots/mine.py"], "cwd": "/contest"}
     theirs = {"name": "theirs", "command": ["./run"], "cwd": "/contest/entries/theirs", "own_folder": True}
     manifest = {"game": "versus2048", "settings": {"v": {}}, "bot_specs": {"mine": mine, "theirs": theirs}}
-    record = {"spec": {"variant": "v", "seats": ["mine", "theirs"], "seed": 3}}
+    record = GameRecord.from_json({"game_id": "g", "spec": {"variant": "v", "seats": ["mine", "theirs"], "seed": 3}})
     expected = (
         "cd /contest && league play versus2048 'python3 bots/mine.py' ./run --seed 3 --cwd 1:/contest/entries/theirs"
     )

@@ -82,7 +82,7 @@ def test_a_league_without_seed_stores_a_drawn_seed_before_any_game_and_every_run
     manifest = read_manifest(league.output)
     assert manifest["seed"] == seed and manifest["seed_drawn"]
     records = ResultStore(league.output / "games.jsonl").records()
-    assert {record["spec"]["seed"] for record in records} == {derive_seed(seed, "match", "greedy,random", 0)}
+    assert {record.spec.seed for record in records} == {derive_seed(seed, "match", "greedy,random", 0)}
     for record in records:  # each replay command gives its game's own seed
         assert f"--seed {record['spec']['seed']} " in replay_command(manifest, record) + " "
     stored = folder_bytes(league.output)
@@ -227,12 +227,12 @@ def cheat_verdicts(folder: Path) -> list[str]:
     """What the cheater said of each game: ``hit`` or ``miss``."""
     store = ResultStore(folder / "out" / "games.jsonl")
     records = store.records()
-    details = store.details(record["game_id"] for record in records)
+    details = store.details(record.game_id for record in records)
     verdicts = []
     for record in records:
-        said = " ".join(tail["text"] for tail in details[record["game_id"]].get("stderr", []))
+        said = " ".join(tail["text"] for tail in details[record.game_id].get("stderr", []))
         verdicts += [word for word in said.split() if word in ("hit", "miss")]
-    assert len(verdicts) == len(records) == 2, [details[r["game_id"]] for r in records]
+    assert len(verdicts) == len(records) == 2, [details[r.game_id] for r in records]
     return verdicts
 
 

@@ -5,6 +5,7 @@ versus2048 built-ins (greedy against random) on the shared Ray cluster and runs 
 """
 
 import random
+from dataclasses import replace
 
 import pytest
 import yaml
@@ -13,6 +14,7 @@ from league.cluster.runner import run_league, schedule
 from league.plan.config import ConfigError, load_league
 from league.plan.sequential import SprtTracker
 from league.report.build import write_report
+from league.stats.game_record import GameRecord
 from league.stats.sprt import H1
 from tests.conftest import write_league
 from tests.league.plan.test_config import refusal_at
@@ -84,13 +86,13 @@ def the_one_verdict(league, specs, records) -> tuple[str, int, float]:
     return outcomes.pop()
 
 
-def made_up(spec, rng: random.Random) -> dict:
+def made_up(spec, rng: random.Random) -> GameRecord:
     """A result for ``spec``: greedy wins three games in four, else random does; some draws."""
     roll = rng.random()
     greedy_seat = spec.seats.index("greedy")
     ranks = [1, 1] if roll < 0.1 else [1, 2] if (roll < 0.75) == (greedy_seat == 0) else [2, 1]
     result = {"ranks": ranks, "termination": "NORMAL", "offenders": []}
-    return {"game_id": spec.game_id, "spec": {"seats": list(spec.seats)}, "result": result}
+    return GameRecord.from_json({"game_id": spec.game_id, "spec": {"seats": list(spec.seats)}, "result": result})
 
 
 def test_the_verdict_is_the_same_whatever_order_and_batches_the_games_come_in(tmp_path):
@@ -110,7 +112,7 @@ def test_a_pair_waits_for_every_pair_before_it_and_a_failed_game_for_its_replay(
     tracker = SprtTracker.of_league(league, specs)
     tracker.add(records[2:6])  # pairs 1 and 2 without pair 0
     assert tracker.pairs_taken == 0
-    failed = {**records[0], "result": {**records[0]["result"], "termination": "INFRA_ERROR"}}
+    failed = replace(records[0], result=replace(records[0].result, termination="INFRA_ERROR"))
     tracker.add([failed, records[1]])
     assert tracker.pairs_taken == 0
     tracker.add([records[0]])  # its replay

@@ -6,6 +6,7 @@ shared Ray cluster, runs it again and reads the report.
 """
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -13,6 +14,7 @@ from league.cluster.runner import run_league, schedule
 from league.plan.config import load_league
 from league.plan.sequential import SprtTracker
 from league.report.build import write_report
+from league.stats.game_record import GameRecord
 from league.stats.sprt import H1
 from tests.league.plan.test_config import refusal_at
 from tests.league.plan.test_sequential import sprt_file, the_one_verdict
@@ -48,13 +50,13 @@ def test_a_solo_sprt_is_refused_as_a_two_seat_one_is(tmp_path, overrides, expect
     assert expected in refusal_at(solo_sprt_file(tmp_path, **overrides))
 
 
-def made_up_run(spec, rng: random.Random) -> dict:
+def made_up_run(spec, rng: random.Random) -> GameRecord:
     """A run for ``spec``: chains scores 40 to 140, greedy 30 to 100; runs level now and then."""
     roll = rng.random()
     score = 60 if roll < 0.1 else rng.randint(40, 140) if spec.seats == ("chains",) else rng.randint(30, 100)
     result = {"scores": [score], "ranks": [1], "termination": "NORMAL", "offenders": []}
     result["extra"] = {"records": [{"score": score, "max_chain": 2, "turns": 30, "end": "clear"}]}
-    return {"game_id": spec.game_id, "spec": {"seats": list(spec.seats)}, "result": result}
+    return GameRecord.from_json({"game_id": spec.game_id, "spec": {"seats": list(spec.seats)}, "result": result})
 
 
 def test_the_verdict_is_the_same_whatever_order_and_batches_the_runs_come_in(tmp_path):
@@ -79,7 +81,7 @@ def test_a_pair_of_seeds_waits_for_its_four_runs_and_a_failed_run_for_its_replay
     tracker.add(records[4:12])  # pairs of seeds 1 and 2 without pair 0
     tracker.add(records[:3])
     assert tracker.pairs_taken == 0
-    failed = {**records[3], "result": {**records[3]["result"], "termination": "INFRA_ERROR"}}
+    failed = replace(records[3], result=replace(records[3].result, termination="INFRA_ERROR"))
     tracker.add([failed])
     assert tracker.pairs_taken == 0
     tracker.add([records[3]])  # its replay

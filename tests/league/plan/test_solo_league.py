@@ -9,6 +9,7 @@ import yaml
 from league.cluster.runner import run_league, schedule
 from league.plan.config import ConfigError, load_league
 from league.report.build import write_report
+from league.stats.game_record import GameRecord
 from league.stats.qualifier import qualifier_frame
 
 SMALL = {"mode": "solo", "case": "small", "N": 30, "A": 10, "B_obs": 20}
@@ -32,10 +33,13 @@ def solo_league(folder, **overrides):
     return path
 
 
-def record(bot, variant, score, chain, turns, run=0):
+def record(bot, variant, score, chain, turns, run=0, end=None):
     result = {"scores": [score], "ranks": [1], "termination": "NORMAL", "offenders": []}
-    result["extra"] = {"records": [{"score": score, "max_chain": chain, "turns": turns}]}
-    return {"spec": {"seats": [bot], "variant": variant, "round": run, "index": 0}, "result": result}
+    result["extra"] = {
+        "records": [{"score": score, "max_chain": chain, "turns": turns, **({"end": end} if end else {})}]
+    }
+    spec = {"seats": [bot], "variant": variant, "round": run, "index": 0}
+    return GameRecord.from_json({"game_id": f"{bot}-{variant}-{run}", "spec": spec, "result": result})
 
 
 def test_the_qualifier_ranks_each_case_by_its_sums_then_the_sum_of_case_ranks():
@@ -59,9 +63,8 @@ def test_the_qualifier_ranks_each_case_by_its_sums_then_the_sum_of_case_ranks():
 
 
 def test_faults_and_overflows_are_counted_per_bot():
-    faulted, overflowed = record("a", "small", 3, 1, 9), record("a", "small", 4, 1, 9, run=1)
-    faulted["result"]["extra"]["records"][0]["end"] = "fault:illegal_move"
-    overflowed["result"]["extra"]["records"][0]["end"] = "overflow"
+    faulted = record("a", "small", 3, 1, 9, end="fault:illegal_move")
+    overflowed = record("a", "small", 4, 1, 9, run=1, end="overflow")
     frame = qualifier_frame([faulted, overflowed, record("b", "small", 1, 0, 3)], ["a", "b"], ["small"])
     assert frame.set_index("bot").loc["a", ["faults", "overflows"]].tolist() == [1, 1]
 

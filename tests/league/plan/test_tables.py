@@ -14,6 +14,7 @@ from league.plan.schedule import balance, round_robin, tables
 from league.plan.table_draw import even_tables
 from league.report.build import write_report
 from league.stats.analysis import assess
+from league.stats.game_record import GameRecord
 from league.stats.placing import rank_points
 from league.stats.ratings import league_table
 
@@ -199,10 +200,13 @@ def test_points_by_rank_are_linear_and_ties_share_their_places():
 
 
 def table_record(index, seats, ranks, scores=None, table=None):
-    return {
-        "spec": {"index": index, "seats": seats, "variant": "v", "round": index if table is None else table},
-        "result": {"ranks": ranks, "scores": scores or [0] * len(seats), "termination": "NORMAL", "offenders": []},
-    }
+    return GameRecord.from_json(
+        {
+            "game_id": f"t{index}",
+            "spec": {"index": index, "seats": seats, "variant": "v", "round": index if table is None else table},
+            "result": {"ranks": ranks, "scores": scores or [0] * len(seats), "termination": "NORMAL", "offenders": []},
+        }
+    )
 
 
 def test_tables_rate_every_seat_by_rank_in_schedule_order():

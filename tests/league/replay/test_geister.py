@@ -18,6 +18,7 @@ from engine.geister import Geister
 from league.cli.main import main
 from league.replay.files import LeagueReplays
 from league.replay.rebuild import replay_game
+from league.stats.game_record import GameRecord
 from sandbox.jail import jail_problem
 from tests.browser import Browser
 from tests.conftest import BOTS
@@ -77,7 +78,7 @@ def test_every_stored_game_replays_to_its_stored_result_and_moves(strict: Path, 
         for record in replays.records
         for frame in replays.replay(record).frames
         for move in frame.moves
-        if move.get("fault") and record["result"]["termination"] == "NORMAL"
+        if move.get("fault") and record.result.termination == "NORMAL"
     ]
     assert any(move.get("event") == "overlong" for move in rejected), "an NG'd overlong line, and the game went on"
     assert any(move.get("event") is None for move in rejected), "an NG'd command, and the game went on"
@@ -85,7 +86,7 @@ def test_every_stored_game_replays_to_its_stored_result_and_moves(strict: Path, 
 
 def test_setup_faults_and_the_reveal_are_in_the_frames(strict: Path):
     replays = LeagueReplays(strict)
-    record = next(r for r in replays.records if None in r["result"]["extra"]["sets"])  # SET:AABC refused
+    record = next(r for r in replays.records if None in r.result.extra["sets"])  # SET:AABC refused
     frames = replays.replay(record).frames
     first, last = frames[0], frames[-1]
     assert first.view["phase"] == "setup" and first.view["to_move"] == [0, 1] and first.tension == 0.0
@@ -95,25 +96,22 @@ def test_setup_faults_and_the_reveal_are_in_the_frames(strict: Path):
 
 def test_a_whole_game_shows_every_ply_and_tension_rises_near_the_end(retries: Path):
     replays = LeagueReplays(retries)
-    record = max(replays.records, key=lambda r: r["result"]["plies"])
+    record = max(replays.records, key=lambda r: r.result.plies)
     frames = replays.replay(record).frames
-    assert [f.view["plies"] for f in frames[1:]] == list(range(record["result"]["plies"] + 1))
+    assert [f.view["plies"] for f in frames[1:]] == list(range(record.result.plies + 1))
     tensions = [f.tension for f in frames]
     assert tensions[0] == 0.0 and max(tensions) > 0.3 and len(set(tensions)) > 5
     over = frames[-1].view
-    assert over["over"] and over["end"]["reason"] == record["result"]["reason_code"]
+    assert over["over"] and over["end"]["reason"] == record.result.reason_code
     on_board = [p for seat in over["pieces"] for p in seat if isinstance(p["at"], list)]
     assert all(0 <= p["at"][0] < 6 and 0 <= p["at"][1] < 6 for p in on_board)
 
 
 def test_a_reply_read_after_its_deadline_replays_as_that_late_reply():
     """A busy referee woke 39 ms after seat 1's setup deadline and found its SET there: a timeout of 539 ms."""
-    record = {
-        "spec": {"seats": ["a", "b"], "seed": 0},
-        "result": {},
-        "moves": [[0, "play", "SET:ABCD", 0, None, "line"], [1, "play", "SET:ABCD", 539, "timeout", "line"]],
-    }
-    replay = replay_game(Geister(setup_timeout_s=0.5), record)
+    record = GameRecord.from_json({"game_id": "g", "spec": {"seats": ["a", "b"], "seed": 0}, "result": {}})
+    moves = [[0, "play", "SET:ABCD", 0, None, "line"], [1, "play", "SET:ABCD", 539, "timeout", "line"]]
+    replay = replay_game(Geister(setup_timeout_s=0.5), record, {"moves": moves})
     assert replay.result["termination"] == "TIMEOUT" and replay.result["offenders"] == [1]
     assert "took 539 ms for its setup (SET), over the 500 ms" in replay.result["detail"]
     late = {"seat": 1, "role": "play", "reply": "SET:ABCD", "ms": 539, "fault": "timeout"}
@@ -122,8 +120,8 @@ def test_a_reply_read_after_its_deadline_replays_as_that_late_reply():
 
 def test_league_replay_print_shows_the_board_and_moves(retries: Path, capsys: pytest.CaptureFixture[str]):
     replays = LeagueReplays(retries)
-    record = next(r for r in replays.records if r["result"]["termination"] == "NORMAL")
-    assert main(["replay", str(retries), record["game_id"], "--print"]) == 0
+    record = next(r for r in replays.records if r.result.termination == "NORMAL")
+    assert main(["replay", str(retries), record.game_id, "--print"]) == 0
     out = capsys.readouterr().out
     replay = replays.replay(record)
     assert out.count("\n-- ") == len(replay.frames)
@@ -153,17 +151,17 @@ def test_a_tcp_clients_game_replays(tmp_path: Path):
 
 def test_the_viewer_plays_a_stored_game_in_chromium(retries: Path, browser: Browser):
     replays = LeagueReplays(retries)
-    record = max(replays.records, key=lambda r: (r["result"]["reason_code"] == "escape", r["result"]["plies"]))
-    plies = record["result"]["plies"]
+    record = max(replays.records, key=lambda r: (r.result.reason_code == "escape", r.result.plies))
+    plies = record.result.plies
     # The screenshot: the position before the last ply (a blue on its exit, where the game has an escape).
-    seen = check_viewer(browser, retries, record["game_id"], "replay-geister.png", step_to=plies)
+    seen = check_viewer(browser, retries, record.game_id, "replay-geister.png", step_to=plies)
     assert seen["frames"] == plies + 2  # the setup, after it, then one frame per ply
 
 
 def test_the_view_option_hides_the_other_seats_colours(retries: Path, browser: Browser):
     replays = LeagueReplays(retries)
-    record = max(replays.records, key=lambda r: r["result"]["plies"])
-    page = browser.open(replays.write(record["game_id"]))
+    record = max(replays.records, key=lambda r: r.result.plies)
+    page = browser.open(replays.write(record.game_id))
     try:
         page.evaluate("replayPlayer.show(4)")
         shown = {}
@@ -187,10 +185,10 @@ def test_the_view_option_hides_the_other_seats_colours(retries: Path, browser: B
 
 def test_a_seats_view_hides_the_other_seats_setup_line_and_stderr(retries: Path, browser: Browser):
     replays = LeagueReplays(retries)
-    record = max(replays.records, key=lambda r: r["result"]["plies"])
+    record = max(replays.records, key=lambda r: r.result.plies)
     replay = replays.replay(record)
     setup = next(i for i, frame in enumerate(replay.frames) if any(m["reply"].startswith("SET:") for m in frame.moves))
-    page = browser.open(replays.write(record["game_id"]))
+    page = browser.open(replays.write(record.game_id))
     try:
         page.evaluate(f"replayPlayer.show({setup})")
         lines = {}

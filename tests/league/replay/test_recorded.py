@@ -32,8 +32,8 @@ def test_the_stored_games_give_the_manifests_game_rules_bots_and_rules_of_play(o
 def test_games_of_an_older_version_before_newer_ones_leave_the_newer_ones_to_tell(output, tmp_path):
     played = ResultStore(output / "games.jsonl")
     stored = played.records()
-    details = played.details(record["game_id"] for record in stored)
-    records = [{**record, **details[record["game_id"]]} for record in stored]
+    details = played.details(record.game_id for record in stored)
+    records = [{**record.to_json(), **details[record.game_id]} for record in stored]
     mixed = ResultStore(tmp_path / "games.jsonl")
     for number, record in enumerate(records):
         if number < 4:  # as a version before records named their game stored it

@@ -64,8 +64,8 @@ def test_league_replay_writes_a_page_and_prints_its_path(league: Path, capsys: p
 
 def test_league_replay_print_shows_every_move_and_board(league: Path, capsys: pytest.CaptureFixture[str]):
     replays = LeagueReplays(league)
-    record = next(r for r in replays.records if r["result"]["termination"] == "NORMAL")
-    assert main(["replay", str(league), record["game_id"], "--print"]) == 0
+    record = next(r for r in replays.records if r.result.termination == "NORMAL")
+    assert main(["replay", str(league), record.game_id, "--print"]) == 0
     out = capsys.readouterr().out
     replay = replays.replay(record)
     assert out.count("\n-- ") == len(replay.frames)
@@ -108,9 +108,9 @@ def test_mistakes_are_one_line_and_exit_2(league: Path, tmp_path: Path, argument
 
 def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, browser: Browser):
     replays = LeagueReplays(league)
-    record = max(replays.records, key=lambda r: r["result"]["plies"])
-    seen = check_viewer(browser, league, record["game_id"], "replay-versus2048.png", step_to=30)
-    assert seen["frames"] == record["result"]["plies"] + 1
+    record = max(replays.records, key=lambda r: r.result.plies)
+    seen = check_viewer(browser, league, record.game_id, "replay-versus2048.png", step_to=30)
+    assert seen["frames"] == record.result.plies + 1
 
 
 def test_the_report_links_every_game_to_its_replay_page(league: Path, browser: Browser, tmp_path: Path):
@@ -153,10 +153,10 @@ def test_league_play_replay_writes_the_matchs_page(tmp_path: Path, capsys: pytes
 
 def test_a_record_from_before_moves_kept_their_event_replays_its_crash(league: Path):
     replays = LeagueReplays(league)
-    for record in (r for r in replays.records if r["result"]["termination"] in ("CRASH", "TIMEOUT")):
-        details = replays.store.details([record["game_id"]])[record["game_id"]]
-        old = {**record, **details, "moves": [move[:5] for move in details["moves"]]}
-        replay = replay_game(game_for_record("versus2048", replays.manifest["settings"]["default"]), old)
+    for record in (r for r in replays.records if r.result.termination in ("CRASH", "TIMEOUT")):
+        details = replays.store.details([record.game_id])[record.game_id]
+        old = {**details, "moves": [move[:5] for move in details["moves"]]}
+        replay = replay_game(game_for_record("versus2048", replays.manifest["settings"]["default"]), record, old)
         assert replay.diverged == "", replay.diverged
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 import shlex
-from typing import Any
+
+from league.stats.game_record import GameRecord
 
 HOSTILE = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"> | `x`'
 BIG_SCORE = 2**60 + 1
 
 
-def made_up_records(count: int) -> list[dict[str, Any]]:
+def made_up_records(count: int) -> list[GameRecord]:
     """Scored records as a league stores them: four bots (one named like an attack), two variants, faults."""
     bots = ["greedy", "minimax", HOSTILE, "random"]
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]]
@@ -35,32 +36,31 @@ def made_up_records(count: int) -> list[dict[str, Any]]:
         ranks = [1, 2] if scores[0] > scores[1] else [2, 1] if scores[0] < scores[1] else [1, 1]
         if offenders:
             ranks = [2, 1] if offenders == [0] else [1, 2]
-        records.append(
-            {
-                "game_id": f"{index:04d}{draw.getrandbits(48):012x}",
-                "spec": {
-                    "index": index,
-                    "variant": "long" if index % 3 == 0 else "short",
-                    "seats": seats,
-                    "seed": 2**62 + index,
-                    "round": index // 12,
-                },
-                "result": {
-                    "scores": scores,
-                    "ranks": ranks,
-                    "termination": termination,
-                    "offenders": offenders,
-                    "reason_code": reason,
-                    "detail": detail,
-                    "plies": 30 + index % 17,
-                },
-            }
-        )
+        line = {
+            "game_id": f"{index:04d}{draw.getrandbits(48):012x}",
+            "spec": {
+                "index": index,
+                "variant": "long" if index % 3 == 0 else "short",
+                "seats": seats,
+                "seed": 2**62 + index,
+                "round": index // 12,
+            },
+            "result": {
+                "scores": scores,
+                "ranks": ranks,
+                "termination": termination,
+                "offenders": offenders,
+                "reason_code": reason,
+                "detail": detail,
+                "plies": 30 + index % 17,
+            },
+        }
+        records.append(GameRecord.from_json(line))
     draw.shuffle(records)  # stored in the order games finished, not the schedule's
     return records
 
 
-def replay(record: dict[str, Any]) -> str:
+def replay(record: GameRecord) -> str:
     """A made-up replay command (the real one needs a league's manifest)."""
-    seats = " ".join(shlex.quote(name) for name in record["spec"]["seats"])
-    return f"league play versus2048 {seats} --seed {record['spec']['seed']}"
+    seats = " ".join(shlex.quote(name) for name in record.spec.seats)
+    return f"league play versus2048 {seats} --seed {record.spec.seed}"

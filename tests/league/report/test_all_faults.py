@@ -1,9 +1,12 @@
 """A league whose every game ended in a fault: standings and a sentence, no ratings invented; no stale files kept."""
 
+from dataclasses import replace
+
 import pandas as pd
 
 from league.report.all_faults import every_game_faulted, no_ratings_sentence
 from league.report.build import write_report
+from league.stats.game_record import GameRecord
 from league.store.results import league_store
 
 from .made_up_games import made_up_records
@@ -11,19 +14,17 @@ from .made_up_games import made_up_records
 BOTS = ["greedy", "minimax", "random"]
 
 
-def faulted_records(count: int = 12) -> list[dict]:
+def faulted_records(count: int = 12) -> list[GameRecord]:
     """Games of three bots in which seat 0 crashes or seat 1 times out, every one (a forfeit each)."""
     records = []
     for record in made_up_records(count):
-        if set(record["spec"]["seats"]) - set(BOTS):
+        if set(record.spec.seats) - set(BOTS):
             continue
         crash = len(records) % 3 != 0
-        record["result"] |= {
-            "termination": "CRASH" if crash else "TIMEOUT",
-            "offenders": [0] if crash else [1],
-            "ranks": [2, 1] if crash else [1, 2],
-        }
-        records.append(record)
+        termination, offenders, ranks = ("CRASH", [0], [2, 1]) if crash else ("TIMEOUT", [1], [1, 2])
+        records.append(
+            replace(record, result=replace(record.result, termination=termination, offenders=offenders, ranks=ranks))
+        )
     return records
 
 
@@ -58,8 +59,8 @@ def test_a_league_of_faults_only_gets_standings_and_a_sentence_and_no_ratings(tm
 def test_one_game_played_out_brings_the_ratings_back_and_the_report_drops_no_stale_file(tmp_path):
     records = faulted_records(60)
     written(tmp_path, records)
-    played = dict(records[0], game_id="played-out")
-    played["result"] = dict(played["result"], termination="NORMAL", offenders=[], ranks=[1, 2])
+    result = replace(records[0].result, termination="NORMAL", offenders=[], ranks=[1, 2])
+    played = replace(records[0], game_id="played-out", result=result)
     assert not every_game_faulted([*records, played])
     store = league_store(tmp_path)
     store.append(played)
@@ -74,7 +75,11 @@ def test_one_game_played_out_brings_the_ratings_back_and_the_report_drops_no_sta
 
 
 def test_a_table_played_on_by_the_seats_without_a_fault_measured_them():
-    table = {"spec": {"seats": ["a", "b", "c"]}, "result": {"termination": "CRASH", "offenders": [2]}}
-    both = {"spec": {"seats": ["a", "b", "c"]}, "result": {"termination": "CRASH", "offenders": [1, 2]}}
+    table = GameRecord.from_json(
+        {"game_id": "t", "spec": {"seats": ["a", "b", "c"]}, "result": {"termination": "CRASH", "offenders": [2]}}
+    )
+    both = GameRecord.from_json(
+        {"game_id": "b", "spec": {"seats": ["a", "b", "c"]}, "result": {"termination": "CRASH", "offenders": [1, 2]}}
+    )
     assert not every_game_faulted([table])  # a and b played on (nimmt's fallback for c): a real result
     assert every_game_faulted([both]) and every_game_faulted([both, faulted_records(12)[0]])

@@ -11,6 +11,7 @@ import io
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -71,8 +72,8 @@ def attacked_league(tmp_path_factory) -> Path:
 def test_the_stored_records_keep_the_bots_bytes(attacked_league):
     store = ResultStore(attacked_league / "games.jsonl")
     records = store.records()
-    assert len(records) == 2 and all(r["result"]["termination"] == "BAD_OUTPUT" for r in records)
-    tails = [tail["text"] for d in store.details([r["game_id"] for r in records]).values() for tail in d["stderr"]]
+    assert len(records) == 2 and all(r.result.termination == "BAD_OUTPUT" for r in records)
+    tails = [tail["text"] for d in store.details([r.game_id for r in records]).values() for tail in d["stderr"]]
     assert tails and all(text.startswith("\x1b[2J\x1b[H\x1b]0;pwned\x07") for text in tails)
 
 
@@ -122,9 +123,12 @@ def test_no_csv_cell_of_the_report_starts_a_formula_or_holds_a_control(attacked_
 
 def test_games_csv_defuses_bot_text_that_starts_a_formula_and_keeps_negative_scores_numbers():
     [record] = made_up_records(1)
-    record["spec"]["seats"] = ["@SUM(1+1)", "+cmd"]
-    record["result"]["scores"] = [-5, 3]
-    record["result"]["detail"] = '=HYPERLINK("http://attacker.invalid","click")\x1b[2J'
+    detail = '=HYPERLINK("http://attacker.invalid","click")\x1b[2J'
+    record = replace(
+        record,
+        spec=replace(record.spec, seats=["@SUM(1+1)", "+cmd"]),
+        result=replace(record.result, scores=[-5, 3], detail=detail),
+    )
     text = games_frame([record]).to_csv(index=False)
     [row] = list(csv.DictReader(io.StringIO(text, newline="")))
     assert row["detail"] == '\'=HYPERLINK("http://attacker.invalid","click")\\x1b[2J'
@@ -134,7 +138,7 @@ def test_games_csv_defuses_bot_text_that_starts_a_formula_and_keeps_negative_sco
 
 def test_league_replay_print_shows_no_raw_control_characters(attacked_league, league_cli):
     [record] = ResultStore(attacked_league / "games.jsonl").records()[:1]
-    status, out, err = league_cli("replay", str(attacked_league), record["game_id"], "--print")
+    status, out, err = league_cli("replay", str(attacked_league), record.game_id, "--print")
     assert status == 0, err
     assert RAW_CONTROLS.search(out) is None
     assert "\\x1b[2J=HYPERLINK(1)" in out

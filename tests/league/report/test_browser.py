@@ -26,7 +26,7 @@ GAMES = 450  # three pages of 200
 
 
 RECORDS = made_up_records(GAMES)
-IN_ORDER = sorted(RECORDS, key=lambda record: record["spec"]["index"])
+IN_ORDER = sorted(RECORDS, key=lambda record: record.spec.index)
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ def test_the_list_opens_on_its_first_page_of_every_game(games_page):
 
 
 def test_paging_shows_every_game_once_in_schedule_order(games_page):
-    assert every_shown_id(games_page) == [record["game_id"] for record in IN_ORDER]
+    assert every_shown_id(games_page) == [record.game_id for record in IN_ORDER]
     assert text_of(games_page, "games-page") == "page 3 of 3"
     assert rows_on_page(games_page) == GAMES - 400
     games_page.evaluate("document.getElementById('games-previous').click()")
@@ -95,17 +95,13 @@ def test_paging_shows_every_game_once_in_schedule_order(games_page):
 
 
 FILTERS = {
-    "a bot": ({"games-bot": "minimax"}, lambda r: "minimax" in r["spec"]["seats"]),
-    "the hostile bot": ({"games-bot": HOSTILE}, lambda r: HOSTILE in r["spec"]["seats"]),
-    "a variant": ({"games-variant": "long"}, lambda r: r["spec"]["variant"] == "long"),
-    "a termination": ({"games-termination": "CRASH"}, lambda r: r["result"]["termination"] == "CRASH"),
+    "a bot": ({"games-bot": "minimax"}, lambda r: "minimax" in r.spec.seats),
+    "the hostile bot": ({"games-bot": HOSTILE}, lambda r: HOSTILE in r.spec.seats),
+    "a variant": ({"games-variant": "long"}, lambda r: r.spec.variant == "long"),
+    "a termination": ({"games-termination": "CRASH"}, lambda r: r.result.termination == "CRASH"),
     "all three": (
         {"games-bot": "random", "games-variant": "short", "games-termination": "TIMEOUT"},
-        lambda r: (
-            "random" in r["spec"]["seats"]
-            and r["spec"]["variant"] == "short"
-            and r["result"]["termination"] == "TIMEOUT"
-        ),
+        lambda r: "random" in r.spec.seats and r.spec.variant == "short" and r.result.termination == "TIMEOUT",
     ),
 }
 
@@ -116,7 +112,7 @@ def test_filters_keep_the_right_games_and_say_how_many(games_page, name):
     games_page.evaluate("document.getElementById('games-next').click()")  # a filter starts again at page 1
     for select_id, value in choices.items():
         choose(games_page, select_id, value)
-    expected = [record["game_id"] for record in IN_ORDER if keeps(record)]
+    expected = [record.game_id for record in IN_ORDER if keeps(record)]
     assert 0 < len(expected) < GAMES
     assert text_of(games_page, "games-page") == f"page 1 of {-(-len(expected) // 200)}"
     assert text_of(games_page, "games-count") == f"showing {len(expected)} of {GAMES} games"
@@ -143,7 +139,7 @@ def test_a_hostile_bot_name_is_shown_as_text_and_never_runs(games_page):
 
 
 def test_scores_seeds_and_replays_are_shown_exactly(games_page):
-    big = next(record for record in IN_ORDER if BIG_SCORE in record["result"]["scores"])
+    big = next(record for record in IN_ORDER if BIG_SCORE in record.result.scores)
     row = f"#games-rows tr[data-game-id='{big['game_id']}']"
     cells = games_page.evaluate(f'[...document.querySelectorAll("{row} td")].map(cell => cell.innerText)')
     assert str(BIG_SCORE) in cells[4].split()

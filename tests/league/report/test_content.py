@@ -66,7 +66,7 @@ def test_the_cross_table_holds_each_pairs_wins_draws_and_losses(faulty_league):
                 continue
             wins = draws = losses = 0
             for record in records:
-                seats, ranks = record["spec"]["seats"], record["result"]["ranks"]
+                seats, ranks = record.spec.seats, record.result.ranks
                 if set(seats) == {bot, other}:
                     mine, theirs = ranks[seats.index(bot)], ranks[seats.index(other)]
                     wins, draws, losses = wins + (mine < theirs), draws + (mine == theirs), losses + (mine > theirs)
@@ -94,10 +94,10 @@ def test_every_stored_games_replay_command_plays_that_very_game_again(faulty_lea
         status, out, err = league_cli(*words[1:], "--json")
         assert status == 0, err
         replayed = json.loads(out)
-        assert replayed["result"]["scores"] == record["result"]["scores"]
-        assert replayed["result"]["ranks"] == record["result"]["ranks"]
-        assert replayed["plies"] == record["result"]["plies"]
-        assert replayed["result"]["termination"] == record["result"]["termination"]
+        assert replayed["result"]["scores"] == record.result.scores
+        assert replayed["result"]["ranks"] == record.result.ranks
+        assert replayed["plies"] == record.result.plies
+        assert replayed["result"]["termination"] == record.result.termination
         checked += 1
     assert checked == 8
 

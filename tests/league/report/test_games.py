@@ -25,8 +25,8 @@ from league.report.games import (
 from tests.league.report.made_up_games import BIG_SCORE, HOSTILE, made_up_records, replay
 
 RECORDS = made_up_records(450)
-IN_ORDER = sorted(RECORDS, key=lambda record: record["spec"]["index"])
-FAULTED = {r["game_id"] for r in RECORDS if r["result"]["termination"] != "NORMAL"}
+IN_ORDER = sorted(RECORDS, key=lambda record: record.spec.index)
+FAULTED = {r.game_id for r in RECORDS if r.result.termination != "NORMAL"}
 
 
 def embedded_rows(fragment: str) -> list[list]:
@@ -39,10 +39,10 @@ def test_games_csv_has_every_game_in_schedule_order_with_exact_numbers():
     frame = games_frame(RECORDS, replay)
     text = frame.to_csv(index=False)
     back = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    assert list(back["game_id"]) == [record["game_id"] for record in IN_ORDER]
+    assert list(back["game_id"]) == [record.game_id for record in IN_ORDER]
     big = back[back["scores"].str.contains(str(BIG_SCORE))]
     assert len(big) == 1 and str(BIG_SCORE) in big["scores"].iloc[0].split()
-    assert list(back["seed"]) == [str(record["spec"]["seed"]) for record in IN_ORDER]
+    assert list(back["seed"]) == [str(record.spec.seed) for record in IN_ORDER]
     crash = back[back["termination"] == "CRASH"].iloc[0]
     assert crash["offenders"] == "0" and "status 139" in crash["detail"]
     assert crash["reason_code"] == "PRESENTATION_ERROR_AT_MAIN_OR_ATTACK"

@@ -1,5 +1,7 @@
 """One answer to who won on the whole page: the standings, the strength table and their legend agree."""
 
+from dataclasses import replace
+
 import pandas as pd
 
 from league.report.build import write_report
@@ -11,7 +13,7 @@ def test_issue_32s_five_bots_get_one_order_on_the_page(tmp_path):
     feed = a_feed_where_trueskill_puts_minimax_first(five_bot_round_robin())
     store = ResultStore(tmp_path / "games.jsonl")
     for record in feed:
-        store.append({**record, "result": {**record["result"], "plies": 40, "reason_code": "", "detail": ""}})
+        store.append(replace(record, result=replace(record.result, plies=40, reason_code="", detail="")))
     store.close()
     write_report(tmp_path, "five", FIVE, ["v"])
     standings, strength = (pd.read_csv(tmp_path / name) for name in ("standings.csv", "strength.csv"))

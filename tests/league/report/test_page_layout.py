@@ -16,6 +16,7 @@ import shutil
 import sys
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -155,10 +156,10 @@ def test_the_termination_column_is_not_squeezed_by_a_wide_list(browser, tmp_path
     from league.report.games import games_html
     from tests.league.report.made_up_games import made_up_records, replay
 
-    records = made_up_records(30)
-    for record in records:  # no long reason code to hold the column open: only the detail's words
-        record["result"]["reason_code"] = ""
-        record["result"]["detail"] = "seat 1 was killed by signal SIGSEGV before answering turn 20 of its game"
+    detail = "seat 1 was killed by signal SIGSEGV before answering turn 20 of its game"
+    records = [  # no long reason code to hold the column open: only the detail's words
+        replace(record, result=replace(record.result, reason_code="", detail=detail)) for record in made_up_records(30)
+    ]
     document = tmp_path / "games.html"
     document.write_text(
         "<!doctype html><html><head><meta charset='utf-8'><title>games</title></head>"

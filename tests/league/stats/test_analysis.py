@@ -1,5 +1,7 @@
 """assess: the tables and sentences the report shows, for pairs, tables, two bots, idle bots and no games."""
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -83,7 +85,7 @@ def test_a_league_without_games_says_so():
 
 def test_infra_errors_and_solo_games_are_left_out_and_strangers_refused():
     records = round_robin(elo_model(SKILLS), list(SKILLS), rounds=2)
-    broken = {**records[0], "result": {**records[0]["result"], "termination": "INFRA_ERROR", "ranks": [2, 1]}}
+    broken = replace(records[0], result=replace(records[0].result, termination="INFRA_ERROR", ranks=[2, 1]))
     solo = record(99, ["strong"], [1], round_=0)
     assert pairwise_results(list(SKILLS), [*records, broken, solo]).row_count.sum() == len(records)
     with pytest.raises(ValueError, match="stranger"):
@@ -93,8 +95,10 @@ def test_infra_errors_and_solo_games_are_left_out_and_strangers_refused():
 def test_tables_of_mixed_sizes_are_assessed():
     ratings = {name: 100 * k for k, name in enumerate("abcde")}
     records = tables(ratings, count=20, size=3) + tables(ratings, count=20, size=4, seed=9)
-    for number, game in enumerate(records):
-        game["spec"]["round"] = number // 3 if number < 60 else 20 + (number - 60) // 4
+    records = [
+        replace(game, spec=replace(game.spec, round=number // 3 if number < 60 else 20 + (number - 60) // 4))
+        for number, game in enumerate(records)
+    ]
     found = assess(list(ratings), records, list("edcba"))
     assert pairwise_results(list(ratings), records).units == 40
     assert found.strength["games"].sum() == 60 * 3 + 80 * 4
@@ -112,8 +116,8 @@ def test_pairwise_results_split_a_table_into_wins_draws_and_losses():
 
 def test_draws_count_half_a_point():
     records = round_robin(lambda first, second: 1.0 if first == "a" else 0.0, ["a", "b"], rounds=10, draws=0.5)
-    a_points = sum(rank_points(r["result"]["ranks"], r["spec"]["seats"].index("a")) for r in records)
-    assert any(r["result"]["ranks"] == [1, 1] for r in records) and 0.6 < a_points / 20 < 0.9
+    a_points = sum(rank_points(r.result.ranks, r.spec.seats.index("a")) for r in records)
+    assert any(r.result.ranks == [1, 1] for r in records) and 0.6 < a_points / 20 < 0.9
     found = assess(["a", "b"], records, ["a", "b"])
     assert found.strength.set_index("bot").loc["a", "score_rate"] == pytest.approx(a_points / 20, abs=1e-3)
 

@@ -5,6 +5,7 @@ against hand computations.
 """
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -17,6 +18,7 @@ from league.stats.distinct import (
     first_units,
     game_key,
 )
+from league.stats.game_record import GameRecord
 from league.stats.one_way import bound_words, elo_bound, score_bound, t_bound
 from league.stats.pairwise import pairwise_results
 from league.stats.separation import lower_bound
@@ -29,7 +31,8 @@ def game(number, seats, moves, ranks, seed=0, game_name="versus2048", round_=0):
     spec = {"game": game_name, "variant": "v", "seats": list(seats), "seed": seed, "round": round_, "index": number}
     result = {"scores": [3 - r for r in ranks], "ranks": list(ranks), "termination": "NORMAL", "offenders": []}
     played = {"spec": spec, "rules": {}, "moves": [[0, "main", f"{seats[0]}-{moves}", 1, None]]}
-    return {"game_id": f"g{number}", "spec": spec, "result": result, "fingerprint": record_fingerprint(played)}
+    line = {"game_id": f"g{number}", "spec": spec, "result": result, "fingerprint": record_fingerprint(played)}
+    return GameRecord.from_json(line)
 
 
 def pair(number, first_moves, second_moves, winner="a", seed=0, **more):
@@ -61,7 +64,7 @@ def test_a_game_is_its_seats_moves_result_and_for_a_seeded_game_its_seed():
     dealt = [game(k, ("a", "b"), "x", [1, 2], seed=k, game_name="nimmt") for k in (3, 4)]
     assert game_key(dealt[0]) != game_key(dealt[1]), "the deal comes from the seed: the same replies, other games"
     assert count_distinct([one, again, other_result, *dealt]) == 4
-    stored_before = [{**record, "fingerprint": "0" * OLD_FINGERPRINT_DIGITS} for record in (*dealt, one, again)]
+    stored_before = [replace(record, fingerprint="0" * OLD_FINGERPRINT_DIGITS) for record in (*dealt, one, again)]
     assert count_distinct(stored_before) == 3, "an old fingerprint lacks the seed: a seeded game's key adds it"
 
 
@@ -125,9 +128,7 @@ def test_an_sprt_on_repeated_pairs_does_not_decide_and_says_why():
 def test_an_sprt_whose_openings_repeat_asks_for_more_of_them():
     state = SprtState(SprtSettings(0, 20), game="versus2048")
     for number in range(MIN_UNITS_TO_JUDGE):
-        first, second = pair(number, "x", "y", seed=number)
-        for record in (first, second):
-            record["spec"]["opening"] = {"plies": 1}
+        first, second = (replace(r, spec=replace(r.spec, opening={"plies": 1})) for r in pair(number, "x", "y", number))
         state.take(first, second, "a")
     assert state.repeated and state.seen.opened
     assert verdict_sentence(state, "a", "b", capped=False).endswith(
@@ -210,18 +211,19 @@ def test_an_adaptive_league_of_repeated_units_stops_without_claims_and_says_why(
 def test_league_compare_counts_repeated_clusters_once():
     from engine.attack2048 import Attack2048
     from league.stats.variant_compare import compare_variants
+    from tests.conftest import typed
     from tests.league.stats.test_variant_compare import BOTS, pair_records
 
-    records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=6)
-    rounds = 1 + max(record["spec"]["round"] for record in records)
-    for record in records:  # a game without randomness: the same moves on another seed are the same game
-        spec = record["spec"]
-        record["spec"] = {**spec, "game": "versus2048"}
-        record["fingerprint"] = f"{spec['variant']}-{spec['round']}-{spec['seats']}"
+    records = typed(pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=6))
+    rounds = 1 + max(record.spec.round for record in records)
+    records = [  # a game without randomness: the same moves on another seed are the same game
+        replace(
+            r, spec=replace(r.spec, game="versus2048"), fingerprint=f"{r.spec.variant}-{r.spec.round}-{r.spec.seats}"
+        )
+        for r in records
+    ]
     copies = [
-        {**record, "game_id": f"{record['game_id']}-again", "spec": {**record["spec"], "round": rounds + spec_round}}
-        for record in records
-        for spec_round in [record["spec"]["round"]]
+        replace(r, game_id=f"{r.game_id}-again", spec=replace(r.spec, round=rounds + r.spec.round)) for r in records
     ]
     once = compare_variants(BOTS, records, ["easy", "hard"], Attack2048, samples=200)
     twice = compare_variants(BOTS, records + copies, ["easy", "hard"], Attack2048, samples=200)

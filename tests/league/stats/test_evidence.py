@@ -1,5 +1,7 @@
 """Are strong programs strong? Reliability, prediction, transitivity, cycles, seat advantage, agreement, verdict."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -132,8 +134,11 @@ def test_a_cycle_at_few_tables_whose_games_end_alike_is_not_significant_counted_
 
 def test_seat_swapped_twins_count_once_and_independent_games_fully():
     twins = round_robin(rock_paper_scissors(), RPS, rounds=12, seed=1)
-    for first, second in zip(twins[::2], twins[1::2], strict=True):  # the swapped game ends as the first did
-        second["result"]["ranks"] = first["result"]["ranks"][::-1]
+    twins = [  # the swapped game ends as the first did
+        game
+        for first, second in zip(twins[::2], twins[1::2], strict=True)
+        for game in (first, replace(second, result=replace(second.result, ranks=first.result.ranks[::-1])))
+    ]
     rates, effective = pair_evidence(pairwise_results(RPS, twins))
     varied = ~np.isin(rates, [0.0, 1.0]) & ~np.isnan(rates)
     assert varied.sum() == 6 and effective[varied].max() <= 12, "24 games in 12 seat-swapped pairs: 12 outcomes"
@@ -220,13 +225,9 @@ def test_more_games_by_the_factor_given_settle_the_pair():
     pair = open_pairs.iloc[0]
     copies = int(np.ceil(pair["factor"]))
     more = [  # each copy a game of its own (its own id): identical games would count once (league.stats.distinct)
-        {
-            **record,
-            "game_id": f"{record['game_id']}-{copy}",
-            "spec": {**record["spec"], "round": record["spec"]["round"] + 2 * copy},
-        }
+        replace(r, game_id=f"{r.game_id}-{copy}", spec=replace(r.spec, round=r.spec.round + 2 * copy))
         for copy in range(copies)
-        for record in records
+        for r in records
     ]
     again = assess(names, more, names, samples=50)
     assert again.los.loc[pair["higher"], pair["lower"]] >= 0.94  # the pair's LOS, neighbours still or not
@@ -254,9 +255,10 @@ def test_halves_that_disagree_give_a_negative_reliability():
         for round_ in range(20)
         for game in round_robin(forward if round_ % 2 else backward, names, rounds=1, seed=round_)
     ]
-    for number, game in enumerate(records):
-        game["spec"]["round"] = number // 12
-        game["game_id"] = f"g{number}"  # one id per game: games sharing an id are one game (league.stats.distinct)
+    records = [  # one id per game: games sharing an id are one game (league.stats.distinct)
+        replace(game, game_id=f"g{number}", spec=replace(game.spec, round=number // 12))
+        for number, game in enumerate(records)
+    ]
     found = reliability(pairwise_results(names, records))
     assert found.tau < -0.5 and found.bots == 4
 
@@ -267,17 +269,17 @@ def test_prediction_scores_held_out_rounds_with_ratings_fitted_on_the_others():
     found = prediction(pairwise_results(names, records))
     loss = base_loss = 0.0
     for fold in range(5):
-        train = [game for game in records if game["spec"]["round"] % 5 != fold]
+        train = [game for game in records if game.spec.round % 5 != fold]
         counts = pairwise_results(names, train).counts()
         points, games = counts[..., 0] + counts[..., 1] / 2, counts.sum(axis=-1)
         fitted = fit(points[None], games[None], seat_advantage=True)
         rating = dict(zip(names, fitted.ratings[0], strict=True))
         baseline = (points.sum() + 0.5) / (games.sum() + 1)
         for game in records:
-            if game["spec"]["round"] % 5 == fold:
-                first, second = game["spec"]["seats"]
+            if game.spec.round % 5 == fold:
+                first, second = game.spec.seats
                 expected = 1 / (1 + 10 ** (-(rating[first] - rating[second] + fitted.seat[0]) / 400))
-                won = game["result"]["ranks"] == [1, 2]
+                won = game.result.ranks == [1, 2]
                 loss -= np.log(expected if won else 1 - expected)
                 base_loss -= np.log(baseline if won else 1 - baseline)
     assert found.log_loss == pytest.approx(loss / len(records))

@@ -6,8 +6,10 @@ import numpy as np
 
 from league.report.tables import STANDINGS_NOTES, standings_frame
 from league.stats.analysis import assess
+from league.stats.game_record import GameRecord
 from league.stats.ranking import RULE, rank_league
 from league.stats.ratings import league_table, trueskill_order
+from tests.conftest import typed
 
 FIVE = ["mybot", "minimax", "greedy", "random", "weak"]
 WINS = {  # games of ten (five seat-swapped pairs) the first bot won of the pair; no draws
@@ -42,9 +44,9 @@ def five_bot_round_robin() -> list[dict]:
     return games
 
 
-def fed_in(games: list[dict], order: list[int]) -> list[dict]:
+def fed_in(games: list[dict], order: list[int]) -> list[GameRecord]:
     """The same games fed in ``order``: listed so and scheduled so (TrueSkill follows the schedule index)."""
-    return [{**games[k], "spec": {**games[k]["spec"], "index": index}} for index, k in enumerate(order)]
+    return typed({**games[k], "spec": {**games[k]["spec"], "index": index}} for index, k in enumerate(order))
 
 
 def shuffled_feeds(games: list[dict], count: int, seed: int) -> list[list[dict]]:
@@ -152,7 +154,7 @@ def test_a_balanced_round_robin_is_never_ranked_against_its_points():
                     result = {"termination": "NORMAL", "ranks": ranks, "scores": [0, 0], "offenders": []}
                     games.append({"game_id": f"g{len(games)}", "spec": spec, "result": result})
         table = league_table(fed_in(games, list(range(len(games)))), bots)
-        ranked = rank_league(bots, games)
+        ranked = rank_league(bots, typed(games))
         points = [table.standings[name].points for name in ranked.order]
         assert points == sorted(points, reverse=True), (ranked.order, points)
 

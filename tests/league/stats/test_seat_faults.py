@@ -18,11 +18,12 @@ import yaml
 
 from league.cli.main import main
 from league.report.tables import faults_by_bot
+from league.stats.game_record import GameRecord, RecordResult
 from league.stats.pairwise import DRAW, LOSS, pairwise_results
 from league.stats.placing import place_points, places, seat_faults
 from league.stats.ratings import league_table
 from league.store.results import ResultStore
-from tests.conftest import BOTS, bot_command, script_bot
+from tests.conftest import BOTS, bot_command, script_bot, typed
 
 SLEEPY = {"name": "sleepy", "command": [sys.executable, "nimmt_hostile.py", "sleep", "2"], "cwd": str(BOTS)}
 WRITER = {"name": "writer", "command": [sys.executable, "nimmt_hostile.py", "crash", "2"], "cwd": str(BOTS)}
@@ -66,15 +67,15 @@ def league(tmp_path_factory):
 
 def test_the_league_holds_the_shared_ranks_the_rules_give(league):
     _, records, _ = league
-    alone = [record for record in records if sorted(record["spec"]["seats"]) == ["sleepy", "writer"]]
-    assert len(alone) == 2 and all(record["result"]["ranks"] == [1, 1] for record in alone), "the engine's ranks"
+    alone = [record for record in records if sorted(record.spec.seats) == ["sleepy", "writer"]]
+    assert len(alone) == 2 and all(record.result.ranks == [1, 1] for record in alone), "the engine's ranks"
     for record in records:
-        seats, result = record["spec"]["seats"], record["result"]
+        seats, result = record.spec.seats, record.result
         faulted = sorted(seats.index(name) for name in ("sleepy", "writer") if name in seats)
-        assert result["offenders"] == faulted
+        assert result.offenders == faulted
         if len(seats) == 4:
-            assert sorted(result["ranks"][seat] for seat in faulted) == [3, 3]
-        kinds = {seats[seat]: fault.termination for seat, fault in given_faults(result).items()}
+            assert sorted(result.ranks[seat] for seat in faulted) == [3, 3]
+        kinds = {seats[seat]: fault.termination for seat, fault in given_faults(result.to_json()).items()}
         assert kinds == {name: kind for name, kind in (("sleepy", "TIMEOUT"), ("writer", "CRASH")) if name in seats}
 
 
@@ -128,7 +129,8 @@ def test_standings_and_both_ratings_read_the_same_ranks():
     draw = {"ranks": [1, 1], "scores": [0, 0], "termination": "NORMAL", "offenders": []}
 
     def record(result):
-        return {"game_id": "g", "spec": {"seats": ["a", "b"], "index": 0, "round": 0, "variant": "v"}, "result": result}
+        line = {"game_id": "g", "spec": {"seats": ["a", "b"], "index": 0, "round": 0, "variant": "v"}, "result": result}
+        return GameRecord.from_json(line)
 
     for result, same_as, outcome in ((level, beaten, LOSS), (both, draw, DRAW)):
         table, expected = league_table([record(result)], "ab"), league_table([record(same_as)], "ab")
@@ -153,15 +155,14 @@ def test_standings_and_both_ratings_read_the_same_ranks():
     ],
 )
 def test_places_and_points_of_faulted_seats(ranks, offenders, expected, points):
-    result = {"ranks": ranks, "offenders": offenders}
-    assert places(result) == expected
+    assert places(RecordResult(ranks=ranks, offenders=offenders)) == expected
     assert [place_points(expected, offenders, seat) for seat in range(len(ranks))] == pytest.approx(points)
 
 
 def charged(result, seats):
     """``faults.csv``'s rows (``faults_by_bot``) for one game played by ``seats``: bot -> its counts."""
     record = {"game_id": "g", "spec": {"seats": seats, "index": 0, "round": 0, "variant": "v"}, "result": result}
-    return faults_by_bot([record], seats).set_index("bot").to_dict("index")
+    return faults_by_bot(typed([record]), seats).set_index("bot").to_dict("index")
 
 
 def given_faults(result):
@@ -171,8 +172,8 @@ def given_faults(result):
     each seat's kind and code, and each seat's own detail is part of the game's.
     """
     assert [fault["seat"] for fault in result["faults"]] == result["offenders"]
-    given = seat_faults(result)
-    before = seat_faults({key: value for key, value in result.items() if key != "faults"})
+    given = seat_faults(RecordResult.from_json(result))
+    before = seat_faults(RecordResult.from_json({key: value for key, value in result.items() if key != "faults"}))
     assert {seat: (f.termination, f.reason_code) for seat, f in before.items()} == {
         seat: (f.termination, f.reason_code) for seat, f in given.items()
     }
@@ -189,7 +190,7 @@ def test_fish_seats_are_each_charged_their_own_fault(play_json):
         "sleeper": {"games": 1, "CRASH": 0, "TIMEOUT": 1, "total": 1},
     }
     assert given_faults(result)[1].reason_code == "timeout"
-    assert places(result) == [3, 2, 1]
+    assert places(RecordResult.from_json(result)) == [3, 2, 1]
 
 
 def test_codevs21_versus_seats_are_each_charged_their_own_fault(play_json, tmp_path):
@@ -204,7 +205,7 @@ def test_codevs21_versus_seats_are_each_charged_their_own_fault(play_json, tmp_p
         "chats": {"games": 1, "CRASH": 0, "BAD_OUTPUT": 1, "total": 1},
     }
     assert (given_faults(result)[0].reason_code, given_faults(result)[1].reason_code) == ("eof", "format")
-    assert places(result) == [2, 2]
+    assert places(RecordResult.from_json(result)) == [2, 2]
 
 
 def test_geister_double_fault_charges_each_seat_its_own_kind(play_json):
@@ -215,4 +216,4 @@ def test_geister_double_fault_charges_each_seat_its_own_kind(play_json):
     kinds = {seat: fault.termination for seat, fault in given_faults(result).items()}
     assert kinds[1] == "TIMEOUT" and kinds[0] != "TIMEOUT", kinds
     assert charged(result, ["duplicate", "sleeper"])["sleeper"]["TIMEOUT"] == 1
-    assert places(result) == [2, 2]
+    assert places(RecordResult.from_json(result)) == [2, 2]

@@ -7,12 +7,14 @@ there the fit rests on the 1/1000 prior alone and the value on each implementati
 tolerance, not on the method.
 """
 
+import itertools
 import math
 from collections import Counter
 
 import numpy as np
 import pytest
 
+from league.stats.game_record import GameRecord
 from league.stats.sprt import (
     H0,
     H1,
@@ -106,11 +108,16 @@ def test_the_batch_llr_of_simulations_is_the_league_s_llr_row_by_row():
     assert llr_batch(counts, settings) == pytest.approx(one_by_one, abs=1e-9)
 
 
-def solo_run(bot: str, score: int, chain: int = 0, turns: int = 30, end: str = "clear") -> dict:
+RUN_IDS = itertools.count()
+"""Each run its own game id: no two runs are one game."""
+
+
+def solo_run(bot: str, score: int, chain: int = 0, turns: int = 30, end: str = "clear") -> GameRecord:
     """A stored solo run of ``bot`` (codevs21's result: the score, and max chain, turns and end in extra)."""
     figures = {"score": score, "max_chain": chain, "turns": turns, "end": end}
     result = {"scores": [score], "ranks": [1], "termination": "NORMAL", "offenders": [0] if "fault" in end else []}
-    return {"spec": {"seats": [bot]}, "result": result | {"extra": {"records": [figures]}}}
+    result |= {"extra": {"records": [figures]}}
+    return GameRecord.from_json({"game_id": f"{bot}-{next(RUN_IDS)}", "spec": {"seats": [bot]}, "result": result})
 
 
 @pytest.mark.parametrize(

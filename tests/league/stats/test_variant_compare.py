@@ -23,7 +23,7 @@ from league.stats.variant_compare import compare_variants
 from league.stats.variant_sentences import amount
 from league.stats.variant_stats import cluster_interval, exact_quantile, kendall_tau
 from league.store.results import ResultStore
-from tests.conftest import play_in_process
+from tests.conftest import play_in_process, typed
 
 BOTS = ["weak", "middle", "strong"]
 STRENGTH = {"weak": 0, "middle": 400, "strong": 800}
@@ -81,7 +81,7 @@ def row(comparison, variant, figure):
 
 def test_a_known_effect_is_recovered_with_an_interval_that_covers_it_and_excludes_zero():
     records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)})
-    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    comparison = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048)
     score, plies = row(comparison, "hard", "score"), row(comparison, "hard", "plies")
     truth, pairs = paired_truth(records, "hard", "easy", "score")
     assert score["mean_difference"] == pytest.approx(truth) and score["pairs"] == pairs == 60
@@ -100,7 +100,7 @@ def test_the_intervals_cover_the_true_effect_in_about_95_percent_of_leagues():
     leagues = 40
     for seed in range(leagues):
         records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=5, seed=seed)
-        comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048, samples=500)
+        comparison = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048, samples=500)
         for figure, truth in (("score", -300), ("plies", -120)):
             found = row(comparison, "hard", figure)
             covered[figure] += found["low_95"] <= truth <= found["high_95"]
@@ -109,7 +109,7 @@ def test_the_intervals_cover_the_true_effect_in_about_95_percent_of_leagues():
 
 def test_no_effect_gives_an_interval_that_includes_zero_and_says_so():
     records = pair_records(["easy", "same"], {"easy": (0, 0), "same": (0, 0)})
-    comparison = compare_variants(BOTS, records, ["easy", "same"], Attack2048)
+    comparison = compare_variants(BOTS, typed(records), ["easy", "same"], Attack2048)
     for figure in ("score", "plies", "first_seat_points"):
         found = row(comparison, "same", figure)
         assert found["low_95"] <= 0 <= found["high_95"] and not found["clear"], figure
@@ -126,7 +126,7 @@ def seat_and_draw_comparison():
             result["ranks"] = [1, 2]
         elif spec["round"] % 2 == 0:
             result["ranks"] = [1, 1]
-    return compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    return compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048)
 
 
 def test_first_seat_advantage_and_draws_are_compared_game_by_game():
@@ -145,7 +145,7 @@ def test_pairing_is_by_round_and_seats_whatever_the_order_and_indices_of_the_rec
     hard = [r for r in records if r["spec"]["variant"] == "hard"]
     for index, game in zip(sorted(r["spec"]["index"] for r in hard), reversed(hard), strict=True):
         game["spec"]["index"] = index  # hard's games now come in the reverse order of easy's
-    reference = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    reference = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048)
     truth, pairs = paired_truth(records, "hard", "easy", "score")
     score = row(reference, "hard", "score")
     assert score["mean_difference"] == pytest.approx(truth) and pairs == 24
@@ -153,9 +153,9 @@ def test_pairing_is_by_round_and_seats_whatever_the_order_and_indices_of_the_rec
     assert -320 <= score["low_95"] <= score["high_95"] <= -280
     shuffled = list(records)
     random.Random(5).shuffle(shuffled)
-    assert compare_variants(BOTS, shuffled, ["easy", "hard"], Attack2048).to_json() == reference.to_json()
+    assert compare_variants(BOTS, typed(shuffled), ["easy", "hard"], Attack2048).to_json() == reference.to_json()
     unmatched = [r for r in records if not (r["spec"]["variant"] == "hard" and r["spec"]["round"] == 0)]
-    partial = row(compare_variants(BOTS, unmatched, ["easy", "hard"], Attack2048), "hard", "score")
+    partial = row(compare_variants(BOTS, typed(unmatched), ["easy", "hard"], Attack2048), "hard", "score")
     assert (partial["mean_difference"], partial["pairs"]) == pytest.approx(
         paired_truth(unmatched, "hard", "easy", "score")
     )
@@ -165,7 +165,7 @@ def test_pairing_is_by_round_and_seats_whatever_the_order_and_indices_of_the_rec
 def test_infra_errors_are_not_compared():
     records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=2)
     records[0]["result"]["termination"] = "INFRA_ERROR"
-    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    comparison = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048)
     assert comparison.by_variant.set_index("variant").loc["easy", "games"] == 11
     assert row(comparison, "hard", "score")["pairs"] == 11
 
@@ -175,7 +175,7 @@ def test_the_rank_correlation_says_whether_the_rule_changes_who_is_strong():
     records = [r for r in records if r["spec"]["variant"] != "flipped"] + [
         r for r in pair_records(["flipped"], {"flipped": (0, 0)}, rounds=4, order={"flipped": "reversed"})
     ]
-    comparison = compare_variants(BOTS, records, ["easy", "kept", "flipped"], Attack2048)
+    comparison = compare_variants(BOTS, typed(records), ["easy", "kept", "flipped"], Attack2048)
     taus = comparison.correlation.set_index("variant")["kendall_tau"]
     assert taus["kept"] == 1 and taus["flipped"] == -1
     kept, flipped = comparison.sentences[-2:]
@@ -211,7 +211,7 @@ def test_scores_beyond_two_to_the_53_stay_exact():
     assert exact_quantile([big + 1, big + 2], Fraction(1, 2)) == Fraction(2 * big + 3, 2)
     specs = solo("q", ["a"], ["v1", "v2"], 3, 1)
     records = [record(spec, [big + 2 * spec.round + (spec.variant == "v2")], [1], 10) for spec in specs]
-    comparison = compare_variants(["a"], records, ["v1", "v2"], Attack2048)
+    comparison = compare_variants(["a"], typed(records), ["v1", "v2"], Attack2048)
     figures = comparison.by_variant.set_index("variant")
     assert figures.loc["v1", "mean_score"] == big + 2 and figures.loc["v2", "median_score"] == big + 3
     assert figures.loc["v1", "score_q1"] == big + 1 and figures.loc["v1", "score_q3"] == big + 3
@@ -236,7 +236,7 @@ def test_a_solo_league_compares_scores_and_lengths_per_run_without_ratings():
         record(spec, [1000 * (spec.variant == "large") + STRENGTH[spec.seats[0]] + 7 * spec.round], [1], 50)
         for spec in specs
     ]
-    comparison = compare_variants(BOTS, records, ["small", "large"], Codevs21Like)
+    comparison = compare_variants(BOTS, typed(records), ["small", "large"], Codevs21Like)
     assert comparison.layout == "solo" and comparison.correlation.empty
     assert "draw_rate" not in comparison.by_variant and "rating_spread" not in comparison.by_variant
     assert "elo" not in comparison.by_bot
@@ -265,7 +265,7 @@ def test_tables_are_paired_by_table_and_rotation():
         if spec.variant == "fewer" and spec.round % 2:
             ranks = [1, 1, 3]
         records.append(record(spec, scores, ranks, 30 + spec.round))
-    comparison = compare_variants(["a", "b", "c", "d"], records, ["base", "fewer"], Nimmt)
+    comparison = compare_variants(["a", "b", "c", "d"], typed(records), ["base", "fewer"], Nimmt)
     assert comparison.layout == "tables"
     score = row(comparison, "fewer", "score")
     assert score["mean_difference"] == -2 and score["pairs"] == 24 and score["low_95"] == score["high_95"] == -2
@@ -276,7 +276,7 @@ def test_tables_are_paired_by_table_and_rotation():
 
 def test_a_game_whose_scores_do_not_spread_compares_rates_only():
     records = pair_records(["a", "b"], {"a": (0, 0), "b": (0, 0)}, rounds=2)
-    comparison = compare_variants(BOTS, records, ["a", "b"], PK2048)
+    comparison = compare_variants(BOTS, typed(records), ["a", "b"], PK2048)
     assert "score_sd" not in comparison.by_variant and "mean_score" in comparison.by_variant
     assert "score" not in set(comparison.differences["figure"])
     assert chart_scores(comparison, Path("/nonexistent/never.png")) is None
@@ -284,22 +284,22 @@ def test_a_game_whose_scores_do_not_spread_compares_rates_only():
 
 def test_one_variant_has_nothing_to_compare():
     records = pair_records(["only"], {"only": (0, 0)}, rounds=1)
-    comparison = compare_variants(BOTS, records, ["only"], Attack2048)
+    comparison = compare_variants(BOTS, typed(records), ["only"], Attack2048)
     assert comparison.sentences == ["Only one variant (only): nothing to compare."]
     assert comparison.differences.empty and len(comparison.by_variant) == 1
 
 
 def test_the_baseline_can_be_chosen_and_an_unknown_one_is_refused():
     records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=2)
-    flipped = compare_variants(BOTS, records, ["easy", "hard"], Attack2048, baseline="hard")
+    flipped = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048, baseline="hard")
     assert row(flipped, "easy", "score")["mean_difference"] > 0 and "higher per bot and game" in flipped.sentences[0]
     with pytest.raises(ValueError, match="unknown baseline variant 'nope'; variants: easy, hard"):
-        compare_variants(BOTS, records, ["easy", "hard"], Attack2048, baseline="nope")
+        compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048, baseline="nope")
 
 
 def test_the_same_games_give_the_same_figures_and_charts_byte_for_byte(tmp_path):
     records = pair_records(["easy", "hard"], {"easy": (0, 0), "hard": (-300, -120)}, rounds=3)
-    first, second = (compare_variants(BOTS, records, ["easy", "hard"], Attack2048) for _ in range(2))
+    first, second = (compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048) for _ in range(2))
     assert first.to_json() == second.to_json()
     written = [write_charts(comparison, tmp_path / name) for comparison, name in ((first, "a"), (second, "b"))]
     assert [path.name for path in written[0]] == [
@@ -309,7 +309,7 @@ def test_the_same_games_give_the_same_figures_and_charts_byte_for_byte(tmp_path)
     ]
     for one, other in zip(*written, strict=True):
         assert one.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and one.read_bytes() == other.read_bytes()
-    alone = compare_variants(BOTS, records, ["easy"], Attack2048)
+    alone = compare_variants(BOTS, typed(records), ["easy"], Attack2048)
     assert [path.name for path in write_charts(alone, tmp_path / "c")] == ["variant_scores.png", "variant_lengths.png"]
 
 
@@ -330,7 +330,7 @@ def test_league_compare_prints_the_tables_and_sentences(tmp_path, league_cli):
     folder = stored_league(tmp_path / "out", records, ["easy", "hard"])
     status, out, err = league_cli("compare", str(folder))
     assert status == 0, err
-    expected = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    expected = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048)
     for sentence in expected.sentences:
         assert sentence in out
     assert "Paired differences from easy" in out and "first_seat_points" in out
@@ -408,7 +408,7 @@ def test_the_first_seat_interval_keeps_the_width_the_games_allow_when_every_pair
     for game in records:  # the stronger bot wins from both seats: seat 0 scores exactly 1/2 in every pair
         scores = [STRENGTH[name] for name in game["spec"]["seats"]]
         game["result"]["ranks"] = [1 + sum(other > mine for other in scores) for mine in scores]
-    variant = compare_variants(BOTS, records, ["v", "w"], Attack2048).by_variant.iloc[0]
+    variant = compare_variants(BOTS, typed(records), ["v", "w"], Attack2048).by_variant.iloc[0]
     assert variant["first_seat_points"] == 0.5
     assert variant["first_seat_low_95"] < 0.4 and variant["first_seat_high_95"] > 0.6, "36 games are no certainty"
 
@@ -419,7 +419,7 @@ def test_a_paired_difference_over_too_few_independent_units_gets_no_interval():
         record(spec, [1000 * (spec.variant == "large") + STRENGTH[spec.seats[0]] * spec.round], [1], 50)
         for spec in specs
     ]
-    comparison = compare_variants(BOTS, records, ["small", "large"], Codevs21Like)
+    comparison = compare_variants(BOTS, typed(records), ["small", "large"], Codevs21Like)
     score = row(comparison, "large", "score")
     assert np.isnan(score["low_95"]) and np.isnan(score["high_95"]) and not score["clear"]
     assert "too few independent games for an interval" in comparison.sentences[0]
@@ -456,7 +456,7 @@ def faulty_records():
 
 def test_pairs_where_a_game_was_cut_short_by_a_fault_are_left_out_and_counted():
     records, keys = faulty_records()
-    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    comparison = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048)
     clean = without_pairs(records, keys)
     for figure in ("score", "plies"):
         found = row(comparison, "hard", figure)
@@ -478,7 +478,7 @@ def test_when_every_pair_has_a_game_cut_short_there_is_nothing_to_compare(tmp_pa
     for game in records:
         if game["spec"]["variant"] == "hard":
             game["result"].update(termination="CRASH", offenders=[0], plies=3)
-    comparison = compare_variants(BOTS, records, ["easy", "hard"], Attack2048)
+    comparison = compare_variants(BOTS, typed(records), ["easy", "hard"], Attack2048)
     assert set(comparison.differences["pairs"]) == {0} and set(comparison.differences["faulted_pairs"]) == {6}
     assert comparison.sentences[0] == (
         "hard vs easy: nothing to compare: in every pair of games played under both, a game ended by a fault"
@@ -561,7 +561,7 @@ def test_the_reports_variant_tables_show_scores_past_two_to_the_53_exactly():
     big = 2**60
     specs = solo("q", ["a"], ["v1", "v2"], 3, 1)
     records = [record(spec, [big + 2 * spec.round + (spec.variant == "v2")], [1], 10) for spec in specs]
-    parts = variants_report(["a"], records, ["v1", "v2"], Codevs21Like)
+    parts = variants_report(["a"], typed(records), ["v1", "v2"], Codevs21Like)
     markdown = render_markdown("report", parts.sections)
     assert f"| mean_score     | {big + 2}.00 | {big + 3}.00 |" in markdown, markdown
     assert f"| a     |       3 | {big + 2}.00 |" in markdown and "e+18" not in markdown

@@ -1,8 +1,8 @@
 """Does a rule variant change who is strong? Kendall's tau between variants with its paired bootstrap interval."""
 
-import copy
 import json
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -27,11 +27,8 @@ class Game:
 
 
 def relabelled(records, variant):
-    """The same games under another variant's name (deep copies)."""
-    games = copy.deepcopy(records)
-    for game in games:
-        game["spec"]["variant"] = variant
-    return games
+    """The same games under another variant's name."""
+    return [replace(game, spec=replace(game.spec, variant=variant)) for game in records]
 
 
 def league(second, ratings=FIVE, rounds=8, seed=3):
@@ -128,8 +125,8 @@ def test_the_interval_does_not_depend_on_the_order_of_the_bots_or_of_the_records
             reference["tau_low_95"],
             reference["tau_high_95"],
         )
-    mine = [game for game in records if game["spec"]["variant"] == "other"]
-    theirs = [game for game in records if game["spec"]["variant"] == "base"]
+    mine = [game for game in records if game.spec.variant == "other"]
+    theirs = [game for game in records if game.spec.variant == "base"]
     taus = resampled_taus(names, mine, theirs, np.random.default_rng(2), 300)
     assert len(set(taus.tolist())) > 5  # each resample its own order
     theirs_shuffled = random.Random(7).sample(theirs, len(theirs))
@@ -141,8 +138,9 @@ def test_tables_resample_whole_tables_alike_under_both_variants():
     ratings = {name: 150 * k for k, name in enumerate("abcdef")}
     base = tables(ratings, 40, 3, seed=3)
     records = relabelled(base, "base") + relabelled(base, "other")
-    for game in records[len(base) :: 7]:  # the variant changes a few results at a few tables
-        game["result"]["ranks"] = game["result"]["ranks"][::-1]
+    for at in range(len(base), len(records), 7):  # the variant changes a few results at a few tables
+        game = records[at]
+        records[at] = replace(game, result=replace(game.result, ranks=game.result.ranks[::-1]))
     found = correlation(list(ratings), records)
     assert found["bots"] == 6 and -1 <= found["tau_low_95"] <= found["kendall_tau"] <= found["tau_high_95"] <= 1
     identities = unit_identities(pairwise_results(list(ratings), base))
@@ -152,7 +150,7 @@ def test_tables_resample_whole_tables_alike_under_both_variants():
 def test_too_few_units_give_no_interval():
     names, records = league("fresh", rounds=1)
     kept = [{"ace", "bishop"}, {"bishop", "castle"}, {"castle", "duke"}, {"duke", "ace"}]  # 4 units a variant
-    few = [game for game in records if set(game["spec"]["seats"]) in kept]
+    few = [game for game in records if set(game.spec.seats) in kept]
     comparison = compare_variants(names, few, ["base", "other"], Game)
     found = comparison.correlation.iloc[0]
     assert found["bots"] == 4 and np.isnan(found["tau_low_95"])

@@ -5,17 +5,20 @@ import random
 import pytest
 import trueskill
 
+from league.stats.game_record import GameRecord
 from league.stats.ratings import league_table, trueskill_order
 from league.stats.trueskill_fast import Multiplayer, OneVsOne
 from league.store.results import ResultStore
 
 
 def record(game_id, index, seats, ranks, termination="NORMAL", scores=(0, 0)):
-    return {
-        "game_id": game_id,
-        "spec": {"index": index, "seats": list(seats), "variant": "v"},
-        "result": {"termination": termination, "ranks": list(ranks), "scores": list(scores), "offenders": []},
-    }
+    return GameRecord.from_json(
+        {
+            "game_id": game_id,
+            "spec": {"index": index, "seats": list(seats), "variant": "v"},
+            "result": {"termination": termination, "ranks": list(ranks), "scores": list(scores), "offenders": []},
+        }
+    )
 
 
 def test_a_torn_last_line_is_ignored_and_cut_before_the_next_append(tmp_path):
@@ -24,7 +27,7 @@ def test_a_torn_last_line_is_ignored_and_cut_before_the_next_append(tmp_path):
     store.close()
     with (tmp_path / "games.jsonl").open("ab") as handle:
         handle.write(b'{"game_id": "g2", "spe')  # the driver died mid-write
-    assert [r["game_id"] for r in ResultStore(tmp_path / "games.jsonl").records()] == ["g1"]
+    assert [r.game_id for r in ResultStore(tmp_path / "games.jsonl").records()] == ["g1"]
     store = ResultStore(tmp_path / "games.jsonl")
     store.append(record("g2", 1, "ab", [2, 1]))
     store.close()
@@ -39,7 +42,7 @@ def test_a_game_id_is_kept_once_and_infra_errors_are_replayed(tmp_path):
     store.append(record("g1", 0, "ab", [2, 1]))
     store.append(record("g1", 0, "ab", [1, 2]))
     kept = store.records()
-    assert len(kept) == 1 and kept[0]["result"]["ranks"] == [2, 1]
+    assert len(kept) == 1 and kept[0].result.ranks == [2, 1]
     assert store.done_ids() == {"g1"}
 
 
