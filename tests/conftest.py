@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -79,6 +80,19 @@ def with_ctrl_c() -> None:
 def bot_command(script: str) -> str:
     """A BOT argument running one of tests/bots/ with this Python."""
     return f"{sys.executable} {BOTS / script}"
+
+
+def program_in_own_folder(folder: Path, name: str, script: str, *args: str) -> dict[str, Any]:
+    """A bot spec running ``script`` of tests/bots/ from a folder of its own, ``folder / name``.
+
+    The folder gets the script and the shared toolkits it imports (botio, v2048lib), so each bot's
+    jail shows only its own copy.
+    """
+    own = folder / name
+    own.mkdir()
+    for module in (script, "botio.py", "v2048lib.py"):
+        shutil.copy(BOTS / module, own)
+    return {"name": name, "command": [sys.executable, script, *args], "cwd": str(own)}
 
 
 def script_bot(folder: Path, name: str, source: str) -> str:

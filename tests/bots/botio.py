@@ -17,6 +17,20 @@ def read_line():
     return line.rstrip("\n")
 
 
+def read_raw_line(echo=False):
+    """One line from stdin as its bytes, end included, or exit quietly at EOF; with ``echo``, its repr to stderr.
+
+    The echo lets a test see the exact bytes a bot was sent.
+    """
+    raw = sys.stdin.buffer.readline()
+    if not raw:
+        sys.exit(0)
+    if echo:
+        sys.stderr.write(repr(raw) + "\n")
+        sys.stderr.flush()
+    return raw
+
+
 def say(text):
     """Write one reply line and flush."""
     sys.stdout.write(text + "\n")

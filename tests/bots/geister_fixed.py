@@ -6,19 +6,13 @@ test can see the exact bytes it was sent.
 
 import sys
 
-from botio import say
+from botio import read_raw_line, say
 from geister_lib import charge
 
 reds = sys.argv[1] if len(sys.argv) > 1 else "ABCD"
 echo = len(sys.argv) > 2 and sys.argv[2] == "echo"
 while True:
-    raw = sys.stdin.buffer.readline()
-    if not raw:
-        sys.exit(0)
-    if echo:
-        sys.stderr.write(repr(raw) + "\n")
-        sys.stderr.flush()
-    message = raw.decode("ascii").rstrip("\r\n")
+    message = read_raw_line(echo).decode("ascii").rstrip("\r\n")
     if message == "SET?":
         say(f"SET:{reds}")
     elif message.startswith("MOV?"):

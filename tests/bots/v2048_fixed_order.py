@@ -7,6 +7,7 @@ reads to stderr as Python's repr of its bytes, so a test can see the exact bytes
 
 import sys
 
+from botio import read_raw_line, say
 from v2048lib import slide
 
 order = sys.argv[1] if len(sys.argv) > 1 else "URDL"
@@ -15,18 +16,7 @@ echo = len(sys.argv) > 3 and sys.argv[3] == "echo"
 
 
 def line():
-    raw = sys.stdin.buffer.readline()
-    if not raw:
-        sys.exit(0)
-    if echo:
-        sys.stderr.write(repr(raw) + "\n")
-        sys.stderr.flush()
-    return raw.decode("ascii").rstrip("\n")
-
-
-def say(text):
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    return read_raw_line(echo).decode("ascii").rstrip("\n")
 
 
 line()

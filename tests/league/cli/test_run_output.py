@@ -1,16 +1,14 @@
 """Where a league writes, what happens when it cannot, and runs whose games failed for reasons of ours."""
 
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import league.cli.run
-from tests.conftest import write_league
+from tests.conftest import program_in_own_folder, write_league
 
 
 def one_line_error(status, err, *words):
@@ -107,14 +105,8 @@ def test_a_run_whose_games_failed_for_reasons_of_ours_exits_1_and_says_so_last(
 def test_a_league_whose_every_game_is_a_crash_gets_standings_and_a_sentence_and_no_ratings(
     ray_local, league_cli, tmp_path
 ):
-    programs = Path(__file__).parents[2] / "bots"
-    bots = []
-    for name in ("first", "second"):  # real programs that crash at their first turn, each in its own folder
-        folder = tmp_path / name
-        folder.mkdir()
-        for module in ("v2048_crasher.py", "botio.py", "v2048lib.py"):
-            shutil.copy(programs / module, folder)
-        bots.append({"name": name, "command": [sys.executable, "v2048_crasher.py"], "cwd": str(folder)})
+    # real programs that crash at their first turn, each in its own folder
+    bots = [program_in_own_folder(tmp_path, name, "v2048_crasher.py") for name in ("first", "second")]
     path = write_league(tmp_path, bots=bots, games_per_pair=2)
     status, out, err = league_cli("run", str(path), "--quiet")
     assert status == 0, err
@@ -129,14 +121,8 @@ def test_a_league_whose_every_game_is_a_crash_gets_standings_and_a_sentence_and_
 
 def test_a_run_ends_with_the_standings_table_in_the_reports_order(ray_local, league_cli, tmp_path):
     """Two real program bots and two built-ins: the run's last table is `league standings`' and the report's."""
-    programs = Path(__file__).parents[2] / "bots"
     bots = [{"name": "random", "builtin": "versus2048.random"}, {"name": "greedy", "builtin": "versus2048.greedy"}]
-    for name in ("judge_a", "judge_b"):
-        folder = tmp_path / name
-        folder.mkdir()
-        for module in ("v2048_judge_style.py", "botio.py", "v2048lib.py"):
-            shutil.copy(programs / module, folder)
-        bots.append({"name": name, "command": [sys.executable, "v2048_judge_style.py"], "cwd": str(folder)})
+    bots += [program_in_own_folder(tmp_path, name, "v2048_judge_style.py") for name in ("judge_a", "judge_b")]
     path = write_league(tmp_path, bots=bots, games_per_pair=2)
     status, out, err = league_cli("run", str(path), "--quiet")
     assert status == 0, err
