@@ -169,3 +169,23 @@ def registry(formats: Iterable[Format]) -> dict[str, Format]:
             raise ValueError(f"two formats are named {format_.name}")
         found[format_.name] = format_
     return found
+
+
+class ScheduledRun(FormatRun):
+    """The run of a format that plays a schedule fixed in advance, whatever the results (round robin, tables, solo).
+
+    Args:
+        schedule: Its games in schedule order.
+    """
+
+    def __init__(self, schedule: Sequence[GameSpec]) -> None:
+        self._games = list(schedule)
+
+    @property
+    def games(self) -> Sequence[GameSpec]:
+        """Its whole schedule."""
+        return self._games
+
+    def add(self, records: Iterable[GameRecord]) -> list[GameSpec]:
+        """Nothing more to plan: its schedule was whole from the start."""
+        return []
