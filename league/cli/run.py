@@ -64,11 +64,13 @@ def cmd_run(args: argparse.Namespace) -> int:
             warn_if_oversubscribed(league, address is not None, cpus)
             summary = play_with_progress(league, args, store, plan)
     tell_store_problems(summary.store_notes)
+    run = summary.run  # the format's play over what is stored now
+    assert run is not None
     note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
         note += f", {summary.infra_errors} failed for reasons of ours"
     beyond = summary.skipped + summary.played - summary.infra_errors - summary.total
-    if summary.run.over and beyond > 0:
+    if run.over and beyond > 0:
         note += f" ({beyond} more, in flight when it stopped, count for nothing)"
     if summary.interrupted:
         removed = " (the old report was removed: it described other games)" if summary.removed_report else ""
@@ -78,12 +80,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    ids = [spec.game_id for spec in summary.run.counted]
+    ids = [spec.game_id for spec in run.counted]
     label = GAMES[league.config.game].score_label
     with disk_refusals(league.output):
         files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
-    for line in summary.run.closing_lines():  # the SPRT's verdict, the adaptive league's ranking
+    for line in run.closing_lines():  # the SPRT's verdict, the adaptive league's ranking
         print(line, file=sys.stderr)
     from league.cli.standings_table import print_standings
 
