@@ -26,6 +26,6 @@ FORMATS: dict[str, Format] = registry(
         Adaptive(),
     ]
 )
-"""Every format by its name in the league file, in the order ``league validate`` lists them."""
+"""Every format by its name in the league file, in the order an unknown format's refusal lists them."""
 
 __all__ = ["FORMATS", "Format", "format_problem"]
