@@ -140,6 +140,12 @@ def field_seeds(inputs: FormatInputs) -> list[str]:
     return seeds[: settings.best] if settings.best is not None else seeds
 
 
+def qualified(order: Sequence[str], config: LeagueConfig) -> list[str]:
+    """A finals knockout's field by seed: the top ``knockout.best`` of a qualifier's final order (all without it)."""
+    best = settings_of(config).best
+    return list(order[:best] if best is not None else order)
+
+
 class KnockoutRun(FormatRun):
     """A knockout's play over its stored games (module docstring).
 
