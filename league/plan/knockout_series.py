@@ -26,7 +26,9 @@ other games.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -168,18 +170,20 @@ def decide(pairing: tuple[str, str], records: Sequence[GameRecord], rules: Serie
 
 
 class KnockoutPlan(Schedule):
-    """The most a knockout may play: every series at its longest, the higher seed winning each (for ``validate``).
+    """The most a knockout may play, for ``validate``: every series (or table) at its longest, one after another.
 
-    Round-major as every ``Schedule``: game ``g`` of every series, then game ``g + 1``.
+    Counted in one round of every game (``Schedule.sample`` then spreads its picks over the games evenly).
 
     Args:
-        parts: Each series' games at its longest (the same length each).
+        parts: Each series' games at its longest.
     """
 
-    def __init__(self, parts: Sequence[SeriesSchedule]) -> None:
+    def __init__(self, parts: Sequence[Schedule]) -> None:
         first = parts[0]
-        super().__init__(first.league, first.variants, first.seed, first.fingerprints, first.rounds, len(parts))
+        slots = sum(len(part) for part in parts) // len(first.variants)
+        super().__init__(first.league, first.variants, first.seed, first.fingerprints, 1, slots)
         self.parts = list(parts)
+        self._starts = list(itertools.accumulate((len(part) for part in parts), initial=0))
 
     @typing.overload
     def __getitem__(self, index: int) -> GameSpec: ...
@@ -193,9 +197,8 @@ class KnockoutPlan(Schedule):
         position = index + len(self) if index < 0 else index
         if not 0 <= position < len(self):
             raise IndexError(f"game {index} of a schedule of {len(self)}")
-        slot, variant = divmod(position, len(self.variants))
-        game, column = divmod(slot, self.columns)
-        spec = self.parts[column][game * len(self.variants) + variant]
+        part = bisect.bisect_right(self._starts, position) - 1
+        spec = self.parts[part][position - self._starts[part]]
         return dataclasses.replace(spec, index=position)
 
     def __iter__(self) -> Iterator[GameSpec]:

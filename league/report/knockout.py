@@ -7,12 +7,13 @@ so the page shows what the store holds. Three views of one bracket: a grid per b
 losers', grand final) with a column per round in the HTML page, a list per round in the Markdown
 file, and ``knockout.png``, boxes joined by lines from each series to the one its winner goes on to.
 Every game of a series links to its replay page (``replays/<game id>.html``, ``league.report.replays``).
+A knockout of tables is drawn by ``league.report.knockout_tables``, in the same section and files.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,15 @@ import pandas as pd  # noqa: E402
 from league.match.inert import inert_line, markdown_text  # noqa: E402
 from league.plan.knockout_series import series_points  # noqa: E402
 from league.report.charts import save_figure  # noqa: E402
-from league.report.page import Chart, Paragraph, Raw, ReportParts, Section  # noqa: E402
+from league.report.knockout_tables import (  # noqa: E402
+    scored_tables,
+    tables_chart,
+    tables_frame,
+    tables_html,
+    tables_markdown,
+    tables_summary,
+)
+from league.report.page import Block, Chart, Paragraph, Raw, ReportParts, Section  # noqa: E402
 from league.stats.game_record import GameRecord  # noqa: E402
 
 CHART = "knockout.png"
@@ -34,7 +43,7 @@ BRACKETS = (("winners", "Winners' bracket"), ("losers", "Losers' bracket"), ("fi
 
 
 def _points(value: float) -> str:
-    return str(int(value)) if value == int(value) else f"{value:g}"
+    return str(int(value)) if value == int(value) else f"{value:.2f}".rstrip("0")
 
 
 def scored_series(bracket: dict[str, Any], records: Sequence[GameRecord]) -> list[dict[str, Any]]:
@@ -238,22 +247,36 @@ def knockout_report(
         watch: The games with a replay page (None: every game of the bracket).
     """
     bracket = manifest.get("knockout")
-    if not bracket or not bracket.get("series"):
+    if not bracket or not (bracket.get("series") or bracket.get("rounds")):
         return None
+    if bracket.get("kind") == "tables":
+        rounds = scored_tables(bracket, records)
+        frame = tables_frame(rounds)
+        drawn = [
+            Paragraph(tables_summary(bracket)),
+            Chart(CHART, "The rounds: each table's bots by place (seed in brackets) and points, who went on in bold."),
+            Raw(tables_html(bracket, rounds, watch), tables_markdown(bracket, rounds, watch)),
+        ]
+        return _parts(bracket, drawn, frame, lambda path: tables_chart(bracket, rounds, path))
     series = scored_series(bracket, records)
-    placing = bracket.get("placing") or []
-    blocks = [
+    drawn = [
         Paragraph(summary(bracket)),
         Chart(CHART, "The bracket: each series' sides (seed in brackets) and points, the winner in bold."),
         Raw(bracket_html(bracket, series, watch), bracket_markdown(bracket, series, watch)),
+    ]
+    return _parts(bracket, drawn, series_frame(series), lambda path: bracket_chart(bracket, series, path))
+
+
+def _parts(
+    bracket: dict[str, Any], drawn: list[Block], frame: pd.DataFrame, draw: Callable[[Path], None]
+) -> ReportParts:
+    placing = bracket.get("placing") or []
+    blocks = [
+        *drawn,
         Paragraph(
             ("Placing: " if bracket.get("champion") else "Placing so far (bots still in first, by seed): ")
             + ", ".join(f"{n} {bot}" for n, bot in enumerate(placing, 1))
             + "."
         ),
     ]
-    return ReportParts(
-        tables={TABLE: series_frame(series)},
-        charts={CHART: lambda path: bracket_chart(bracket, series, path)},
-        sections=[Section("Knockout", blocks)],
-    )
+    return ReportParts(tables={TABLE: frame}, charts={CHART: draw}, sections=[Section("Knockout", blocks)])

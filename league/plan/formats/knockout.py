@@ -10,44 +10,43 @@ The league file's ``knockout`` key (``KnockoutConfig``, every key optional):
 * ``seeding``: ``order`` (the file's, default), ``random`` (from the league seed) or ``rating``, from
   ``ratings: {bot: number}`` (highest first) or ``ratings_from: FOLDER`` (a stored league's
   standings, ``league.stats.ranking``; a relative folder is taken from where ``league`` runs);
-* ``best: K``: only the top K of the seeding go on (a qualifier's best; ``order`` or ``rating`` seeding).
+* ``best: K``: only the top K of the seeding go on (a qualifier's best; ``order`` or ``rating`` seeding);
+* ``advance: K`` (default 1), with the league's ``players_per_table: N``: a knockout of tables, for
+  games of more than two seats (nimmt, fish): rounds of tables of at most N, the best K of each
+  going on, down to a final table (``league.plan.table_knockout``); single elimination only.
 
-The run (``KnockoutRun``) plans the first round's series; it takes stored games in schedule order
-only, and once a series' last planned game is taken it is decided (or given one more pair), and the
-series whose two sides are then known are planned, in the bracket's order. So the same stored games
-give the same games, ids and bracket whatever order they were stored in, and a resumed run plans
-again exactly the series it had planned, finding their games stored: no series is played twice.
-
-Games of more than two seats (nimmt, fish) are refused: a knockout whose best K of each table go on
-is not supported yet.
+Its runs (``league.plan.formats.knockout_run``: ``KnockoutRun``, a bracket of pairs;
+``TableKnockoutRun``, rounds of tables) take stored games in schedule order only, so the same
+stored games give the same games, ids and bracket whatever order they were stored in, and a
+resumed run plays no series twice.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import GAMES
 from league.plan.bracket import Bracket, Elimination, seed_order
-from league.plan.formats.base import Format, FormatInputs, FormatRun
+from league.plan.formats.base import Format, FormatInputs
+from league.plan.formats.knockout_run import STAGE, KnockoutRun, TableKnockoutRun
 from league.plan.game_spec import GameSpec
-from league.plan.knockout_series import Decision, KnockoutPlan, SeriesRules, SeriesSchedule, Then, chalk, decide
+from league.plan.knockout_series import KnockoutPlan, SeriesRules, SeriesSchedule, Then, chalk
 from league.plan.schedule import Schedule
-from league.stats.game_record import GameRecord
+from league.plan.table_knockout import TableSeriesSchedule, deal, round_sizes, sizes_problem
 
 if TYPE_CHECKING:
     from league.plan.config_schema import LeagueConfig
 
-STAGE = "knockout"
-"""The stage name in a knockout's game ids when it is the league's only stage."""
-
 
 class KnockoutConfig(BaseModel):
-    """``knockout: {elimination, pairs_per_series, extra_pairs, then, seeding, ratings, ratings_from, best}``."""
+    """``knockout: {elimination, pairs_per_series, extra_pairs, then, seeding, ratings, ratings_from, best, advance}``.
+
+    Every key optional (the module docstring says what each does).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -59,6 +58,7 @@ class KnockoutConfig(BaseModel):
     ratings: dict[str, float] | None = None
     ratings_from: str | None = None
     best: int | None = Field(None, strict=True)
+    advance: int = Field(1, ge=1, strict=True)
 
     @property
     def rules(self) -> SeriesRules:
@@ -74,12 +74,7 @@ def settings_of(config: LeagueConfig) -> KnockoutConfig:
 def check_settings(config: LeagueConfig) -> None:
     """Refuse a knockout's keys when wrong: ``ValueError("KEY: problem; fix")`` (``KnockoutFormat.check``)."""
     settings, bots = settings_of(config), [bot.name for bot in config.bots]
-    game = GAMES[config.game]
-    if game.min_seats > 2:
-        raise ValueError(
-            f"format: a knockout plays two bots a game and {game.name} seats {game.min_seats} or more (a knockout"
-            " whose best of each table go on is not supported yet); use format: tables"
-        )
+    _check_tables(config, settings)
     if "games_per_pair" in config.model_fields_set:
         raise ValueError("games_per_pair: a knockout plays series; give their length with knockout.pairs_per_series")
     rated = settings.ratings is not None or settings.ratings_from is not None
@@ -116,6 +111,30 @@ def check_settings(config: LeagueConfig) -> None:
             raise ValueError(f"knockout.best: a knockout of {settings.best} bot plays nothing; give best: 2 or more")
 
 
+def _check_tables(config: LeagueConfig, settings: KnockoutConfig) -> None:
+    """A knockout of tables: one size the game seats, single elimination, rounds that come down to a final table."""
+    game = GAMES[config.game]
+    sizes = config.players_per_table
+    if sizes is None:
+        if game.min_seats > 2:
+            raise ValueError(
+                f"players_per_table: {game.name} seats {game.min_seats} or more, so its knockout is of tables; give"
+                " players_per_table: N (and knockout.advance: K, the best K of each table going on)"
+            )
+        if "advance" in settings.model_fields_set:
+            raise ValueError("knockout.advance: only a knockout of tables (players_per_table: N) has tables")
+        return
+    allowed = f"{game.min_seats} to {game.max_seats}"
+    if len(sizes) != 1 or not game.min_seats <= sizes[0] <= game.max_seats:
+        raise ValueError(f"players_per_table: a knockout's tables are of one size, {allowed} for {game.name}")
+    if settings.elimination != "single":
+        raise ValueError("knockout.elimination: a knockout of tables is single elimination; leave the key out")
+    field = settings.best if settings.best is not None else len(config.bots)
+    problem = sizes_problem(field, sizes[0], settings.advance, max(game.min_seats, 2))
+    if problem is not None:
+        raise ValueError(problem)
+
+
 def stored_ratings(folder: Path, bots: Sequence[str]) -> dict[str, float]:
     """Per bot, a rating from a stored league's standings (``league.stats.ranking``): higher for a better place.
 
@@ -146,221 +165,59 @@ def qualified(order: Sequence[str], config: LeagueConfig) -> list[str]:
     return list(order[:best] if best is not None else order)
 
 
-class KnockoutRun(FormatRun):
-    """A knockout's play over its stored games (module docstring).
-
-    Args:
-        inputs: What the league plays from.
-        seeds: The field by seed, top seed first.
-        stage: The stage's name in the game ids.
-    """
-
-    def __init__(self, inputs: FormatInputs, seeds: Sequence[str], stage: str = STAGE) -> None:
-        settings = settings_of(inputs.config)
-        self.inputs, self.stage, self.rules = inputs, stage, settings.rules
-        self.bracket = Bracket.build(seeds, settings.elimination)
-        self.winners: dict[str, str] = {}
-        self.decisions: dict[str, Decision] = {}
-        self.schedules: dict[str, SeriesSchedule] = {}  # the series planned, in the order planned
-        self._games: list[GameSpec] = []
-        self._series_of: dict[str, str] = {}  # game id -> series key
-        self._planned: dict[str, int] = {}  # series key -> games planned
-        self._taken_of: dict[str, list[GameRecord]] = {}  # series key -> its games taken, in schedule order
-        self._stored: dict[str, GameRecord] = {}
-        self._taken = 0
-        self._plan_ready()
-
-    @property
-    def games(self) -> Sequence[GameSpec]:
-        """Every game planned so far, in schedule order."""
-        return self._games
-
-    def add(self, records: Iterable[GameRecord]) -> list[GameSpec]:
-        """Take stored games; the games of the series (or extra pairs) this plans next, in order."""
-        start = len(self._games)
-        for record in records:
-            if not record.infra:
-                self._stored.setdefault(record.game_id, record)
-        while self._taken < len(self._games) and self._games[self._taken].game_id in self._stored:
-            game_id = self._games[self._taken].game_id
-            self._taken += 1
-            key = self._series_of[game_id]
-            taken = self._taken_of.setdefault(key, [])
-            taken.append(self._stored[game_id])
-            if len(taken) == self._planned[key]:
-                self._settle(key)
-        return list(self._games[start:])
-
-    def _settle(self, key: str) -> None:
-        """Decide series ``key`` from its games taken, or plan it one more pair; plan what is ready then."""
-        schedule = self.schedules[key]
-        seed_of = {bot: number for number, bot in enumerate(self.bracket.seeds)}
-        higher = min(schedule.pairing, key=seed_of.__getitem__)
-        decision = decide(schedule.pairing, self._taken_of[key], self.rules, higher)
-        self.decisions[key] = decision
-        if decision.winner is None:
-            self._plan(key, schedule, decision.pairs, decision.pairs + 1)
-            return
-        self.winners[key] = decision.winner
-        self._plan_ready()
-
-    def _plan_ready(self) -> None:
-        sides = self.bracket.sides(self.winners)
-        for series in self.bracket.ready(self.winners):
-            if series.key in self.schedules:
-                continue
-            upper, lower = sides[series.key]
-            inputs = self.inputs
-            schedule = SeriesSchedule(
-                inputs.league,
-                self.stage,
-                series.key,
-                (str(upper), str(lower)),
-                inputs.variants,
-                self.rules.most_pairs,
-                inputs.seed,
-                inputs.fingerprints,
-                inputs.openings,
-            )
-            self.schedules[series.key] = schedule
-            self._plan(series.key, schedule, 0, self.rules.pairs)
-
-    def _plan(self, key: str, schedule: SeriesSchedule, first: int, last: int) -> None:
-        """Plan pairs ``first`` to ``last - 1`` of a series."""
-        for pair in range(first, last):
-            for position in schedule.pair_games(pair):
-                spec = dataclasses.replace(schedule[position], index=len(self._games))
-                self._games.append(spec)
-                self._series_of[spec.game_id] = key
-                self._planned[key] = self._planned.get(key, 0) + 1
-
-    @property
-    def most_games(self) -> int:
-        """The games planned and those every series still open may add at its longest."""
-        per_pair = 2 * len(self.inputs.variants)
-        unplanned = len(self.bracket.series) - len(self.schedules)
-        open_ = [key for key in self.schedules if key not in self.winners]
-        extra = sum(self.rules.most_pairs * per_pair - self._planned[key] for key in open_)
-        return len(self._games) + extra + unplanned * self.rules.most_pairs * per_pair
-
-    def champion(self) -> str | None:
-        """The final's winner, None while it is open."""
-        return self.bracket.champion(self.winners)
-
-    def progress(self) -> str:
-        """``3 of 7 series decided``."""
-        return f"{len(self.winners)} of {len(self.bracket.series)} series decided"
-
-    def closing_lines(self) -> list[str]:
-        """The champion, and the final's score; or how many series are still to play."""
-        champion = self.champion()
-        if champion is None:
-            left = len(self.bracket.series) - len(self.winners)
-            return [f"The knockout is not over: {left} of {len(self.bracket.series)} series still to play."]
-        final = self.bracket.final
-        decision = self.decisions[final.key]
-        upper, lower = self.schedules[final.key].pairing
-        points = decision.points if champion == upper else decision.points[::-1]
-        runner_up = lower if champion == upper else upper
-        score = f"{_points(points[0])}-{_points(points[1])}"
-        return [f"Champion: {champion}, beating {runner_up} {score} in the final ({decision.how})."]
-
-    def final_order(self) -> list[str]:
-        """The bracket's placing (``league.plan.bracket.Bracket.placing``)."""
-        return self.bracket.placing(self.winners)
-
-    def manifest(self) -> dict[str, Any]:
-        """``{"knockout": ...}``: the bracket's series, sides, scores, winners and games, for the report."""
-        sides = self.bracket.sides(self.winners)
-        games_of: dict[str, list[str]] = {}
-        for spec in self._games:
-            games_of.setdefault(self._series_of[spec.game_id], []).append(spec.game_id)
-        series = []
-        for slot in self.bracket.series:
-            decision = self.decisions.get(slot.key)
-            schedule = self.schedules.get(slot.key)
-            series.append(
-                {
-                    "key": slot.key,
-                    "bracket": slot.bracket,
-                    "round": slot.round,
-                    "number": slot.number,
-                    "level": slot.level,
-                    "sources": [side.words(self.bracket.seeds) for side in slot.sides],
-                    "sides": list(schedule.pairing) if schedule else list(sides[slot.key]),
-                    "points": list(decision.points) if decision else None,
-                    "pairs": decision.pairs if decision else 0,
-                    "winner": self.winners.get(slot.key),
-                    "decided_by": decision.how if decision else "",
-                    "games": games_of.get(slot.key, []),
-                }
-            )
-        rules = self.rules
-        return {
-            "knockout": {
-                "stage": self.stage,
-                "elimination": self.bracket.elimination,
-                "seeds": list(self.bracket.seeds),
-                "byes": self.bracket.byes(),
-                "pairs_per_series": rules.pairs,
-                "extra_pairs": rules.extra_pairs,
-                "then": rules.then,
-                "series": series,
-                "champion": self.champion(),
-                "placing": self.final_order(),
-            }
-        }
-
-
-def _points(value: float) -> str:
-    return f"{value:g}" if value != int(value) else str(int(value))
-
-
 class KnockoutFormat(Format):
     """``format: knockout`` (module docstring)."""
 
     name = "knockout"
     report_key = "knockout"
     plans_as_it_goes = True
-    keys: ClassVar[dict[str, str]] = {"knockout": "plays a bracket of series"}
+    keys: ClassVar[dict[str, str]] = {
+        "knockout": "plays a bracket of series",
+        "players_per_table": "seats bots at tables",
+    }
 
     def seats(self, config: LeagueConfig) -> list[int]:
-        """Two a game."""
-        return [2]
+        """Two a game, or its tables' size."""
+        return list(config.players_per_table or [2])
 
     def check(self, config: LeagueConfig) -> None:
         """``check_settings``."""
         check_settings(config)
 
     def planned(self, inputs: FormatInputs) -> Schedule:
-        """Every series of the bracket at its longest, its sides those of a bracket the higher seeds win."""
-        settings = settings_of(inputs.config)
-        bracket = Bracket.build(field_seeds(inputs), settings.elimination)
+        """Every series (table) at its longest, its bots those of a knockout the higher seeds win."""
+        settings, seeds = settings_of(inputs.config), field_seeds(inputs)
+        most, at = settings.rules.most_pairs, (inputs.league, STAGE)
+        rest = (inputs.variants, most, inputs.seed, inputs.fingerprints, inputs.openings)
+        if inputs.config.players_per_table:
+            tables = []
+            for keys, field in _chalk_tables(seeds, inputs.config.players_per_table[0], settings.advance):
+                tables += [TableSeriesSchedule(*at, key, table, *rest) for key, table in zip(keys, field, strict=True)]
+            return KnockoutPlan(tables)
+        bracket = Bracket.build(seeds, settings.elimination)
         sides = bracket.sides(chalk(bracket))
-        parts = [
-            SeriesSchedule(
-                inputs.league,
-                STAGE,
-                series.key,
-                (str(sides[series.key][0]), str(sides[series.key][1])),
-                inputs.variants,
-                settings.rules.most_pairs,
-                inputs.seed,
-                inputs.fingerprints,
-                inputs.openings,
-            )
-            for series in bracket.series
-        ]
-        return KnockoutPlan(parts)
+        pairs = [(str(sides[s.key][0]), str(sides[s.key][1])) for s in bracket.series]
+        return KnockoutPlan(
+            [SeriesSchedule(*at, s.key, pair, *rest) for s, pair in zip(bracket.series, pairs, strict=True)]
+        )
 
-    def start(self, inputs: FormatInputs) -> KnockoutRun:
-        """The first round's series planned."""
-        return KnockoutRun(inputs, field_seeds(inputs))
+    def start(self, inputs: FormatInputs) -> KnockoutRun | TableKnockoutRun:
+        """The first round's series (tables) planned."""
+        settings, seeds = settings_of(inputs.config), field_seeds(inputs)
+        if inputs.config.players_per_table:
+            return TableKnockoutRun(inputs, seeds, settings.rules, inputs.config.players_per_table[0], settings.advance)
+        return KnockoutRun(inputs, seeds, settings.rules, settings.elimination)
 
     def describe(self, config: LeagueConfig) -> str:
-        """``at most: single elimination, 2 pairs a series, up to 2 more when level, then the higher seed``."""
+        """``at most: single elimination, 2 seat-swapped pairs a series, up to 2 more when level, then ...``."""
         settings = settings_of(config)
-        then = "the higher seed" if settings.then == "higher_seed" else "the last game's winner"
+        then = "the higher seed" if settings.then == "higher_seed" else "the last game's order"
+        if config.players_per_table:
+            extra = f", up to {settings.extra_pairs} more when tied at the cut" if settings.extra_pairs else ""
+            return (
+                f"at most: tables of {config.players_per_table[0]}, the best {settings.advance} of each going on,"
+                f" {settings.pairs_per_series} sets of seat rotations a table{extra}, then {then}"
+            )
         extra = f", up to {settings.extra_pairs} more when level" if settings.extra_pairs else ""
         return (
             f"at most: {settings.elimination} elimination, {settings.pairs_per_series} seat-swapped pairs a series"
@@ -376,11 +233,29 @@ class KnockoutFormat(Format):
         )
 
     def plan_lines(self, inputs: FormatInputs, planned: Sequence[GameSpec]) -> list[str]:
-        """The seeds, and the byes."""
+        """The seeds, and the byes (or the tables of each round)."""
         seeds = field_seeds(inputs)
-        bracket = Bracket.build(seeds, settings_of(inputs.config).elimination)
         lines = ["seeds: " + ", ".join(f"{number} {bot}" for number, bot in enumerate(seeds, 1))]
-        byes = bracket.byes()
+        if inputs.config.players_per_table:
+            sizes = round_sizes(len(seeds), inputs.config.players_per_table[0], settings_of(inputs.config).advance)
+            for number, round_ in enumerate(sizes, 1):
+                lines.append(f"round {number}: tables of {' '.join(str(size) for size in round_)}")
+            return lines
+        byes = Bracket.build(seeds, settings_of(inputs.config).elimination).byes()
         if byes:
             lines.append(f"byes in the first round: {', '.join(byes)}")
         return lines
+
+
+def _chalk_tables(seeds: Sequence[str], size: int, advance: int) -> list[tuple[list[str], list[list[str]]]]:
+    """Every round's table keys and tables where the higher seeds go on (``planned``)."""
+    rounds, field, number = [], list(seeds), 1
+    while True:
+        if len(field) <= size:
+            rounds.append((["F"], [field]))
+            return rounds
+        tables = deal(field, size)
+        rounds.append(([f"T{number}.{n}" for n in range(1, len(tables) + 1)], tables))
+        seed_of = {bot: place for place, bot in enumerate(seeds)}
+        going = [(place, seed_of[bot], bot) for table in tables for place, bot in enumerate(table[:advance])]
+        field, number = [bot for *_, bot in sorted(going)], number + 1

@@ -14,7 +14,8 @@ import pytest
 from engine import GAMES
 from league.plan.config_schema import LeagueConfig
 from league.plan.formats.base import FormatInputs
-from league.plan.formats.knockout import KnockoutFormat, KnockoutRun, check_settings
+from league.plan.formats.knockout import KnockoutFormat, check_settings
+from league.plan.formats.knockout_run import KnockoutRun
 from league.plan.game_spec import GameSpec
 from league.stats.game_record import GameRecord
 

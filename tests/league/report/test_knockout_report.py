@@ -72,3 +72,27 @@ def test_the_same_games_give_the_same_chart_bytes(tmp_path):
             tmp_path / folder / "knockout.png"
         )
     assert (tmp_path / "one" / "knockout.png").read_bytes() == (tmp_path / "two" / "knockout.png").read_bytes()
+
+
+def test_a_knockout_of_tables_is_drawn_round_by_round_with_points_and_a_replay_link_per_game(tmp_path):
+    from league.plan.formats.knockout_run import TableKnockoutRun
+    from league.plan.knockout_series import SeriesRules
+    from tests.league.plan.test_table_knockout import STRENGTH as TABLE_STRENGTH
+    from tests.league.plan.test_table_knockout import play as play_tables
+
+    bots = list(TABLE_STRENGTH)
+    run = TableKnockoutRun(inputs(bots), bots, SeriesRules(pairs=1), 4, 2)
+    stored = play_tables(run, TABLE_STRENGTH, random.Random(4))
+    parts = knockout_report(run.manifest(), stored)
+    parts.charts["knockout.png"](tmp_path / "knockout.png")
+    assert (tmp_path / "knockout.png").read_bytes()[:4] == b"\x89PNG"
+    text = render_markdown("League cup", parts.sections)
+    page = render_html("League cup", "", parts.sections, tmp_path)
+    for game in stored:
+        assert f"(replays/{game.game_id}.html)" in text and f'href="replays/{game.game_id}.html"' in page
+    assert "- T1.1: b1 (1) 3, b6 (6) 1.5, b7 (7) 0; b1, b6 on (points); games [1](replays/" in text
+    assert "- T2.1: b1 (1) 3, b4 (4) 1.5, b5 (5) 0; b1, b4 on (points)" in text  # reseeded: firsts, then seconds
+    assert "**Final table**" in text and "Champion: b1." in text
+    frame = parts.tables["knockout.csv"]
+    assert list(frame["table"]) == ["T1.1", "T1.2", "T1.3", "T2.1", "T2.2", "F"]
+    assert frame["games"].sum() == len(stored) == 3 + 3 + 4 + 3 + 3 + 4
