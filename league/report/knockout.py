@@ -236,6 +236,13 @@ def summary(bracket: dict[str, Any]) -> str:
     )
 
 
+def knockout_games(manifest: dict[str, Any]) -> set[str]:
+    """The ids of every game of the manifest's knockout (its series' or tables'), none for a league without one."""
+    bracket = manifest.get("knockout") or {}
+    series = bracket.get("series") or [table for tables in bracket.get("rounds") or [] for table in tables]
+    return {game for item in series for game in item.get("games", [])}
+
+
 def knockout_report(
     manifest: dict[str, Any], records: Sequence[GameRecord], watch: Collection[str] | None = None
 ) -> ReportParts | None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import GAMES
+from engine.core import plural
 from league.plan.bracket import Bracket, Elimination, seed_order
 from league.plan.formats.base import Format, FormatInputs
 from league.plan.formats.knockout_run import STAGE, KnockoutRun, TableKnockoutRun
@@ -216,11 +217,12 @@ class KnockoutFormat(Format):
             extra = f", up to {settings.extra_pairs} more when tied at the cut" if settings.extra_pairs else ""
             return (
                 f"at most: tables of {config.players_per_table[0]}, the best {settings.advance} of each going on,"
-                f" {settings.pairs_per_series} sets of seat rotations a table{extra}, then {then}"
+                f" {plural(settings.pairs_per_series, 'set')} of seat rotations a table{extra}, then {then}"
             )
         extra = f", up to {settings.extra_pairs} more when level" if settings.extra_pairs else ""
         return (
-            f"at most: {settings.elimination} elimination, {settings.pairs_per_series} seat-swapped pairs a series"
+            f"at most: {settings.elimination} elimination,"
+            f" {plural(settings.pairs_per_series, 'seat-swapped pair')} a series"
             f"{extra}, then {then}"
         )
 

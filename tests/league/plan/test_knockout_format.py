@@ -14,7 +14,7 @@ import pytest
 from engine import GAMES
 from league.plan.config_schema import LeagueConfig
 from league.plan.formats.base import FormatInputs
-from league.plan.formats.knockout import KnockoutFormat, check_settings
+from league.plan.formats.knockout import KnockoutFormat
 from league.plan.formats.knockout_run import KnockoutRun
 from league.plan.game_spec import GameSpec
 from league.stats.game_record import GameRecord
@@ -212,6 +212,26 @@ def test_seeding_by_ratings_and_the_best_k_go_on():
     assert {spec.seats for spec in run.games} == {("b", "e"), ("e", "b"), ("d", "a"), ("a", "d")}
 
 
+def knockout_file(folder, bots=None, **keys):
+    """A league file of a knockout of synthetic built-ins (``write_league``'s, without games_per_pair)."""
+    import yaml
+
+    from tests.conftest import write_league
+
+    path = write_league(
+        folder,
+        game="synthetic",
+        variants={"default": {}},
+        format="knockout",
+        bots=bots or [{"name": bot, "builtin": "synthetic.model"} for bot in STRENGTH],
+        **({"knockout": keys} if keys else {}),
+    )
+    config = yaml.safe_load(path.read_text())
+    del config["games_per_pair"]
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
 @pytest.mark.parametrize(
     ("keys", "message"),
     [
@@ -219,19 +239,44 @@ def test_seeding_by_ratings_and_the_best_k_go_on():
         ({"best": 6}, "knockout.best: 6 is more than the 5 bots of this league; give best: 5 or fewer"),
         (
             {"seeding": "rating", "ratings": {**STRENGTH, "zed": 3}},
-            "knockout.ratings: 'zed' is not a bot of this league",
+            "knockout.ratings: 'zed' is not a bot of this league; rate only its bots (a, b, c, d, e)",
         ),
-        ({"seeding": "rating", "ratings": {"a": 1}}, "knockout.ratings: 'b' has no rating"),
+        ({"seeding": "rating", "ratings": {"a": 1}}, "knockout.ratings: 'b' has no rating; give every bot a rating"),
         ({"seeding": "rating"}, "knockout.seeding: seeding by rating needs exactly one of"),
         ({"ratings": STRENGTH}, "knockout.ratings: a rating seeds the bracket only with knockout.seeding: rating"),
         ({"seeding": "rating", "ratings_from": "/nowhere"}, "knockout.ratings_from: /nowhere holds no stored league"),
         ({"best": 3, "seeding": "random"}, "knockout.best: the best K are the top of a rating"),
+        ({"advance": 2}, "knockout.advance: only a knockout of tables (players_per_table: N) has tables"),
+        ({"pairs_per_series": 0}, "knockout.pairs_per_series: Input should be greater than or equal to 1"),
+        ({"elimination": "triple"}, "knockout.elimination: Input should be 'single' or 'double'"),
     ],
 )
-def test_bad_knockout_keys_are_refused_naming_the_key_and_the_fix(keys, message):
-    with pytest.raises(ValueError) as refused:
-        check_settings(config(list(STRENGTH), **keys))
-    assert str(refused.value).startswith(message)
+def test_bad_knockout_keys_are_one_line_naming_the_key_and_the_fix_exit_2_nothing_written(
+    tmp_path, league_cli, keys, message
+):
+    from tests.conftest import refusal
+
+    line = refusal(league_cli, "validate", str(knockout_file(tmp_path, **keys)))
+    assert message in line, line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_knockout_of_one_bot_and_keys_of_other_formats_are_refused(tmp_path, league_cli):
+    from tests.conftest import refusal
+
+    alone = knockout_file(tmp_path, bots=[{"name": "a", "builtin": "synthetic.model"}])
+    assert "bots: List should have at least 2 items" in refusal(league_cli, "validate", str(alone))
+    pairs = knockout_file(tmp_path)
+    pairs.write_text(pairs.read_text() + "games_per_pair: 4\n")
+    assert "games_per_pair: a knockout plays series; give their length with knockout.pairs_per_series" in refusal(
+        league_cli, "validate", str(pairs)
+    )
+    from tests.conftest import write_league
+
+    other = write_league(tmp_path, knockout={"best": 2})
+    assert "knockout: only format: knockout plays a bracket of series (this league is round_robin)" in refusal(
+        league_cli, "validate", str(other)
+    )
 
 
 def test_a_finals_knockout_seeds_the_best_k_of_a_qualifiers_order_in_a_stage_of_its_own():
