@@ -45,6 +45,21 @@ def test_a_knockout_runs_reports_its_bracket_and_a_rerun_plays_nothing(ray_local
     assert f"0 played, {len(games)} already stored" in err, err
     assert json.loads((folder / "league.json").read_text())["knockout"] == bracket
 
+    # A run killed before the final: the final's games lost, a rerun plays them alone, the same games.
+    final = set(bracket["series"][-1]["games"])
+    lines = (folder / "games.jsonl").read_text().splitlines(keepends=True)
+    (folder / "games.jsonl").write_text("".join(line for line in lines if json.loads(line)["game_id"] not in final))
+    status, out, err = league_cli("run", str(path), "--quiet")
+    assert status == 0, err
+    assert f"{len(final)} played, {len(games) - len(final)} already stored" in err, err
+    assert json.loads((folder / "league.json").read_text())["knockout"] == bracket
+
+    # One worker instead of two: the same bracket, games and ids.
+    alone = tmp_path / "alone"
+    status, out, err = league_cli("run", str(path), "--quiet", "--concurrency", "1", "--output", str(alone))
+    assert status == 0, err
+    assert json.loads((alone / "league.json").read_text())["knockout"] == bracket
+
 
 def test_a_knockout_of_nimmt_tables_sends_each_tables_best_on_and_a_rerun_plays_nothing(
     ray_local, league_cli, tmp_path
