@@ -6,6 +6,7 @@ table of results per game id, so each test knows who must go on.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 
@@ -289,3 +290,19 @@ def test_a_finals_knockout_seeds_the_best_k_of_a_qualifiers_order_in_a_stage_of_
     alone = KnockoutRun(league, qualified(order, league.config))
     assert {s.seats for s in finals.games} == {s.seats for s in alone.games}
     assert not {s.game_id for s in finals.games} & {s.game_id for s in alone.games}  # the stage is in the ids
+
+
+def test_seeding_from_a_stored_leagues_standings(tmp_path):
+    from league.plan.formats.knockout import field_seeds, stored_ratings
+
+    strength = {"a": 1, "b": 4, "c": 2, "d": 3, "stranger": 9}  # the stored league had a bot this one has not
+    pairs = [(x, y) for x in strength for y in strength if x != y]
+    lines = []
+    for number, (x, y) in enumerate(pairs * 2):
+        spec = GameSpec(f"{number:04d}", number, "old", "default", (x, y), number, 0)
+        lines.append(json.dumps(record(spec, by_strength(strength)(spec)).to_json()))
+    (tmp_path / "games.jsonl").write_text("\n".join(lines) + "\n")
+    ratings = stored_ratings(tmp_path, ["a", "b", "c", "d", "e"])  # e has no games there: last
+    assert sorted(ratings, key=lambda bot: -ratings[bot]) == ["b", "d", "c", "a", "e"]
+    league = inputs(["a", "b", "c", "d", "e"], seeding="rating", ratings_from=str(tmp_path), best=4)
+    assert field_seeds(league) == ["b", "d", "c", "a"]

@@ -145,3 +145,22 @@ def test_most_games_is_what_a_knockout_plays_at_its_longest(advance):
     run = TableKnockoutRun(inputs(list(STRENGTH)), list(STRENGTH), SeriesRules(), 4, advance)
     sizes = round_sizes(10, 4, advance)
     assert run.most_games == sum(size * 4 for round_ in sizes for size in round_)  # 4: two sets, two extra
+
+
+@pytest.mark.parametrize(
+    ("tables", "keys", "message"),
+    [
+        ([3, 4], {}, "players_per_table: a knockout's tables are of one size, 2 to 10 for nimmt"),
+        ([3], {"advance": 3}, "knockout.advance: 3 of each table go on, but a table seats only 3; give fewer"),
+        ([4], {"advance": 3}, "knockout.advance: round 1 would seat a table of 3, where all 3 go on"),
+        ([3], {"elimination": "double"}, "knockout.elimination: a knockout of tables is single elimination"),
+    ],
+)
+def test_bad_table_knockouts_are_one_line_naming_the_key(tmp_path, league_cli, tables, keys, message):
+    from tests.conftest import refusal
+    from tests.league.plan.test_knockout_format import knockout_file
+
+    bots = [{"name": f"n{k}", "builtin": "nimmt.random"} for k in range(6)]
+    path = knockout_file(tmp_path, bots=bots, **keys)
+    path.write_text(path.read_text().replace("game: synthetic", "game: nimmt") + f"players_per_table: {tables}\n")
+    assert message in refusal(league_cli, "validate", str(path))
