@@ -27,6 +27,7 @@ from league.match.inert import inert_line, markdown_text  # noqa: E402
 from league.plan.knockout_series import series_points  # noqa: E402
 from league.report.charts import save_figure  # noqa: E402
 from league.report.knockout_tables import (  # noqa: E402
+    chart_label,
     scored_tables,
     tables_chart,
     tables_frame,
@@ -188,9 +189,9 @@ def bracket_chart(bracket: dict[str, Any], series: Sequence[dict[str, Any]], pat
         score = item["score"]
         for side, dy in ((0, -0.05), (1, 0.25)):
             won = item["winner"] is not None and item["winner"] == item["sides"][side]
-            label = inert_line(_side(item, side, bracket["seeds"]))
+            label = chart_label(item["sides"][side] or item["sources"][side], bracket["seeds"])
             points = _points(score[side]) if score else ""
-            axes.text(x + 0.04, y + dy, label[:18], fontsize=8, va="center", weight="bold" if won else "normal")
+            axes.text(x + 0.04, y + dy, label, fontsize=8, va="center", weight="bold" if won else "normal")
             axes.text(x + 0.76, y + dy, points, fontsize=8, va="center", ha="right", weight="bold" if won else "normal")
     axes.set_xlim(0.8, levels + 1.0)
     axes.set_ylim(depth, -1)

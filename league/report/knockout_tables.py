@@ -129,6 +129,13 @@ def tables_markdown(
     return "\n".join(lines).rstrip()
 
 
+def chart_label(name: str, seeds: Sequence[str]) -> str:
+    """A bot's name cut to fit a chart's box, with its seed: ``minimax-shall… (4)``."""
+    shown = inert_line(name)
+    shown = shown if len(shown) <= 16 else shown[:15] + "\u2026"
+    return f"{shown} ({seeds.index(name) + 1})" if name in seeds else shown
+
+
 def tables_chart(bracket: dict[str, Any], rounds: Sequence[Sequence[dict[str, Any]]], path: Path) -> None:
     """A box a table (its bots by place and points, who went on in bold), lines to where its bots went on."""
     height = max(len(table["bots"]) for tables in rounds for table in tables) * 0.3 + 0.4
@@ -145,9 +152,7 @@ def tables_chart(bracket: dict[str, Any], rounds: Sequence[Sequence[dict[str, An
             for line, bot in enumerate(_shown(table)):
                 weight = "bold" if bot in table["went_on"] else "normal"
                 at = y + 0.45 + 0.3 * line
-                axes.text(
-                    x + 0.04, at, inert_line(_name(bot, bracket["seeds"]))[:18], fontsize=8, va="center", weight=weight
-                )
+                axes.text(x + 0.04, at, chart_label(bot, bracket["seeds"]), fontsize=8, va="center", weight=weight)
                 if table["score"]:
                     axes.text(
                         x + 0.76, at, _points(table["score"][bot]), fontsize=8, va="center", ha="right", weight=weight
