@@ -40,6 +40,10 @@ from league.stats.game_record import GameRecord  # noqa: E402
 
 CHART = "knockout.png"
 TABLE = "knockout.csv"
+KNOCKOUT_TABLES = (TABLE,)
+"""The tables a knockout's report writes (``league.report.build`` removes them when stale)."""
+KNOCKOUT_CHARTS = (CHART,)
+"""Its charts."""
 BRACKETS = (("winners", "Winners' bracket"), ("losers", "Losers' bracket"), ("final", "Grand final"))
 
 
