@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from engine import GAMES
 from league.match.did_you_mean import did_you_mean
 from league.plan.formats import FORMATS
+from league.plan.formats.knockout import KnockoutConfig
 from league.plan.openings import OpeningsConfig
 from sandbox.cpus import usable_cores
 from sandbox.limits import Limits, SandboxMode
@@ -143,6 +144,7 @@ class LeagueConfig(_Strict):
     candidates: list[str] = Field(default_factory=list)
     sprt: SprtConfig | None = None
     adaptive: AdaptiveConfig | None = None
+    knockout: KnockoutConfig | None = None  # league.plan.formats.knockout
     max_games: int = Field(20_000, ge=2, strict=True)
     seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
     concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs

@@ -28,6 +28,7 @@ from league.report.faults import faults_blocks
 from league.report.format_sections import format_parts
 from league.report.games import game_rows, games_frame, games_html, games_markdown
 from league.report.header import header_section, subtitle
+from league.report.knockout import KNOCKOUT_CHARTS, KNOCKOUT_TABLES
 from league.report.page import (
     Bullets,
     Chart,
@@ -70,6 +71,7 @@ TABLES = (
     "faults.csv",
     "games.csv",
     *ADAPTIVE_TABLES,
+    *KNOCKOUT_TABLES,
 )
 CHARTS = (
     "strength.png",
@@ -80,6 +82,7 @@ CHARTS = (
     *VARIANT_CHARTS,
     *SOLO_CHARTS,
     *ADAPTIVE_CHARTS,
+    *KNOCKOUT_CHARTS,
 )
 PAGES = ("report.md", "index.html")
 

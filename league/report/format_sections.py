@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from league.report.adaptive import adaptive_report
+from league.report.knockout import knockout_report
 from league.report.page import ReportParts, Section
 from league.report.sprt import sprt_section
 from league.stats.game_record import GameRecord
@@ -24,6 +25,7 @@ FormatSection = Callable[[dict[str, Any], Sequence[GameRecord]], Section | Repor
 FORMAT_SECTIONS: dict[str, FormatSection] = {
     "sprt": sprt_section,
     "adaptive": adaptive_report,
+    "knockout": knockout_report,
 }
 """Per format's name, its part of the report."""
 

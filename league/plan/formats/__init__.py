@@ -1,7 +1,7 @@
 """League formats, one module a format behind ``base.Format``, registered in ``FORMATS`` (one line a format).
 
-``round_robin``, ``gauntlet``, ``tables``, ``solo``, ``sprt`` and ``adaptive`` (each a module of its
-name); ``base`` (the interface: ``Format``, ``FormatRun``, ``FormatInputs``, ``ScheduledRun``);
+``round_robin``, ``gauntlet``, ``tables``, ``solo``, ``sprt``, ``adaptive`` and ``knockout`` (each a module
+of its name); ``base`` (the interface: ``Format``, ``FormatRun``, ``FormatInputs``, ``ScheduledRun``);
 ``seats`` (whether a format seats a variant's games).
 
 May import what ``league.plan`` may.
@@ -10,6 +10,7 @@ May import what ``league.plan`` may.
 from league.plan.formats.adaptive import Adaptive
 from league.plan.formats.base import Format, registry
 from league.plan.formats.gauntlet import Gauntlet
+from league.plan.formats.knockout import KnockoutFormat
 from league.plan.formats.round_robin import RoundRobin
 from league.plan.formats.seats import format_problem
 from league.plan.formats.solo import Solo
@@ -24,6 +25,7 @@ FORMATS: dict[str, Format] = registry(
         Solo(),
         Sprt(),
         Adaptive(),
+        KnockoutFormat(),
     ]
 )
 """Every format by its name in the league file, in the order an unknown format's refusal lists them."""
