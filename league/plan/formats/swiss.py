@@ -192,7 +192,7 @@ class SwissRun(FormatRun):
         """Pair the next round from the standings after the rounds played; its games, numbered on from the last."""
         number = len(self.paired)
         table = standings(self.bots, self.played, self.games_per_round)
-        pairing = pair_round(table, self.draw_order, self.seed, number + 1)
+        pairing = pair_round(table, self.draw_order, self.seed, number + 1, self.rounds)
         league, fingerprints, openings = self._naming
         schedule = SwissSchedule(
             league, [self.variant], self.seed, fingerprints, [pairing.pairings], self.games_per_round, number
