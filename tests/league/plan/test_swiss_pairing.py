@@ -5,7 +5,11 @@ source, so the pairing meets standings of every shape; the hand cases are worked
 """
 
 import itertools
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -159,6 +163,29 @@ def test_the_same_standings_give_the_same_pairings_whatever_the_order_they_come_
         assert pair_round(dict(shuffled), bots, 3, 5) == pair_round(table, bots, 3, 5)
     again = simulate(12, 4, 1, seed=3)[2]
     assert again == paired
+
+
+def test_the_pairings_are_the_same_whatever_python_s_hash_seed():
+    # networkx's matching is deterministic given the order nodes and edges go in; sets of names (whose
+    # order moves with the hash seed) must never choose between equally good pairings.
+    script = (
+        "from tests.league.plan.test_swiss_pairing import simulate;"
+        "print(repr([simulate(9, 9, 1, 4)[2], simulate(12, 6, 1, 2)[2], simulate(6, 5, 2, 1)[2]]))"
+    )
+    root = Path(__file__).resolve().parents[3]
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(hash_seed), "PYTHONPATH": str(root)},
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in (1, 2)
+    }
+    here = repr([simulate(9, 9, 1, 4)[2], simulate(12, 6, 1, 2)[2], simulate(6, 5, 2, 1)[2]])
+    assert outputs == {here + "\n"}
 
 
 def test_too_many_rounds_are_refused_with_how_many_the_field_allows():
