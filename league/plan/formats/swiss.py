@@ -280,6 +280,7 @@ class SwissFormat(Format):
     name = "swiss"
     report_key = "swiss"
     plans_as_it_goes = True
+    keys = {"swiss": "pairs bots by score round by round"}
 
     def seats(self, config: LeagueConfig) -> list[int]:
         """Two a game: a Swiss pairs bots (a table game is refused with the fix)."""
@@ -326,13 +327,20 @@ class SwissFormat(Format):
         )
         return f"{rounds}, {plural(games, 'game')} per pairing ({how})"
 
+    def fewer_games(self, config: LeagueConfig) -> str:
+        """Fewer rounds or fewer games a round."""
+        settings = swiss_settings(config)
+        rounds = rounds_of(settings, len(config.bots))
+        games = settings.games_per_round
+        return f"play fewer rounds (swiss.rounds: {rounds}) or games a round (swiss.games_per_round: {games})"
+
     def plan_lines(self, inputs: FormatInputs, planned: Sequence[GameSpec]) -> list[str]:
         """The bye of an odd field and the order that breaks the last ties."""
         settings = swiss_settings(inputs.config)
         order = "drawn from the league seed" if settings.seeding == "random" else "the file's"
-        lines = [f"  pairings by score each round; ties: Buchholz, Sonneborn-Berger, then the draw order ({order})"]
+        lines = [f"pairings by score each round; ties: Buchholz, Sonneborn-Berger, then the draw order ({order})"]
         if len(inputs.bots) % 2:
             points = plural(settings.games_per_round, "point")
             bots = len(inputs.bots)
-            lines.append(f"  {bots} bots: one sits out each round (a bye scores {points}, a win of each game)")
+            lines.append(f"{bots} bots: one sits out each round (a bye scores {points}, a win of each game)")
         return lines
