@@ -245,6 +245,8 @@ class SwissRun(FormatRun):
 
     def closing_lines(self) -> list[str]:
         """Who leads (or won) and by what: its score, Buchholz and Sonneborn-Berger, and what put it above the next."""
+        if not self.played:
+            return [f"swiss: no round of {self.rounds} played yet; run the league again to go on"]
         table = final_order(standings(self.bots, self.played, self.games_per_round), self.draw_order)
         top, runner_up = table[0], table[1]
         done = len(self.played) == self.rounds
