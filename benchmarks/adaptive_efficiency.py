@@ -275,7 +275,7 @@ def play_timed(path: Path) -> IdleRun:
 
     taken_at: list[float] = []  # when the driver took each batch (the first call: the league's start)
     started = time.time() * 1e6  # the timeline's clock: microseconds since the epoch
-    summary = run_league(load_league(path), fresh=True, on_batch=lambda _: taken_at.append(time.time()))
+    summary = run_league(load_league(path), fresh=True, on_run=lambda _: taken_at.append(time.time()))
     ended = time.time() * 1e6
     time.sleep(2 * int(EVENT_REPORT_MS) / 1000 + 1)  # what the workers reported reaches Ray's store
     calls: dict[str, list[tuple[float, float]]] = defaultdict(list)
@@ -299,7 +299,7 @@ def play_timed(path: Path) -> IdleRun:
         max((end - start for start, end in gaps), default=0.0),
         at_boundaries,
         at_random,
-        summary.adaptive.batches.taken if summary.adaptive else 0,
+        summary.run.tracker.batches.taken if summary.run.tracker else 0,
     )
 
 

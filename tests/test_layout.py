@@ -123,3 +123,52 @@ def test_the_readme_maps_every_module_of_every_wing():
         for path in modules(f"league/{wing}"):
             if path.name != "__init__.py":
                 assert f"`{path.name}`" in row, f"README.md's league/{wing}/ row does not name {path.name}"
+
+
+FORMAT_NAMES = {"round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive", "knockout", "swiss"}
+"""The formats' names (``league.plan.formats``): the runner, the command line and the schedule never branch on them."""
+
+NO_FORMAT_BRANCHES = ["league/cluster", "league/cli", "league/plan/league_schedule.py"]
+
+
+def format_name_branches(source: str, label: str) -> list[str]:
+    """Where ``source`` compares something with a format's name (``==``, ``!=``, ``in`` a tuple of names, ``case``)."""
+
+    def names_in(node: ast.AST) -> set[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return {node.value} & FORMAT_NAMES
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return set().union(*(names_in(item) for item in node.elts))
+        return set()
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            named = set().union(*(names_in(side) for side in [node.left, *node.comparators]))
+        elif isinstance(node, ast.MatchValue):
+            named = names_in(node.value)
+        else:
+            continue
+        if named:
+            found.append(f"{label}:{node.lineno} compares with {', '.join(sorted(named))}")
+    return found
+
+
+def test_no_format_name_is_branched_on_outside_the_formats():
+    places = [ROOT / place for place in NO_FORMAT_BRANCHES]
+    files = [path for place in places for path in ([place] if place.is_file() else sorted(place.rglob("*.py")))]
+    assert len(files) > 10
+    found = [branch for path in files for branch in format_name_branches(path.read_text(), str(path.relative_to(ROOT)))]
+    assert found == [], "a format's own module says what it does (league.plan.formats): " + "; ".join(found)
+
+
+def test_the_format_name_check_finds_a_branch():
+    source = 'if c.format == "sprt" or f in ("solo", "x") or "tables" != f:\n    pass\n'
+    source += 'match f:\n    case "swiss":\n        pass\n'
+    assert format_name_branches(source, "f.py") == [
+        "f.py:1 compares with sprt",
+        "f.py:1 compares with solo",
+        "f.py:1 compares with tables",
+        "f.py:4 compares with swiss",
+    ]
+    assert format_name_branches('label = "tables" if many else "table"\nif kind == "pairs":\n    pass\n', "g.py") == []

@@ -31,7 +31,6 @@ from league.stats.ties import best_first
 if TYPE_CHECKING:
     from league.plan.design_simulation import DesignOutcome, GuessedModel
 
-PLANNED_FORMATS = ("round_robin", "adaptive", "sprt")
 DEFAULT_LEAGUES = 100
 DEFAULT_CLUSTER_CPUS = 64
 SYNTHETIC_MODEL = "synthetic.model"
@@ -105,10 +104,11 @@ def guessed_model(league: League, args: argparse.Namespace) -> GuessedModel:
 
 def _check_plannable(league: League) -> None:
     """Refuse, in one line with the fix, a league the simulation does not model."""
-    from league.plan.league_schedule import sprt_alone
+    from league.plan.design_simulation import SIMULATED
+    from league.plan.sequential import plays_alone
 
     config = league.config
-    if config.format not in PLANNED_FORMATS:
+    if config.format not in SIMULATED:
         raise UsageError(
             f"{league.path}: league plan simulates formats round_robin, adaptive and sprt, not {config.format};"
             " give format: round_robin (or adaptive) to plan these bots"
@@ -118,7 +118,7 @@ def _check_plannable(league: League) -> None:
             f"{league.path}: league plan simulates one rule set, and this league has {len(league.games)} variants;"
             " plan a copy of the file with one"
         )
-    if config.format == "sprt" and sprt_alone(league):
+    if plays_alone(league.games):  # an SPRT of a game played alone: no other format it simulates seats one
         raise UsageError(f"{league.path}: league plan simulates games of two seats; {config.game} here is played alone")
 
 
@@ -230,7 +230,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     config = league.config
     outcomes = simulate_designs(league, model, args.simulate, args.seed)
     timed = None if args.no_estimate else _seconds_per_game(league)
-    need = need_of(config.format, config.players_per_table, league.games, league.bots, config.limits.cores)
+    need = need_of(config, league.games, league.bots)
     workers = (config.concurrency, cluster_concurrency(args.cluster_cpus, need))
     strengths = true_strengths(model)
     names = list(strengths)

@@ -26,11 +26,9 @@ from league.cli.league_file import load
 from league.cli.plan_text import describe, tell_store_problems, warn_if_oversubscribed
 from league.cluster.shipping import shipping_note
 from league.match.inert import inert_line
-from league.plan.adaptive import AdaptiveTracker, outcome_sentence
 from league.plan.bot_version import changed_bots
 from league.plan.config import ConfigError, League
-from league.stats.active_ranking import Claim
-from league.stats.sprt import SprtState, verdict_sentence
+from league.plan.formats.base import FormatInputs, FormatRun
 from league.store.faults import disk_refusals
 from league.store.results import ResultStore, StoreBusy, league_store
 from sandbox.jail import SandboxError
@@ -45,8 +43,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     On a cluster the driver joins it (and counts its CPUs) before the report folder is touched, so a
     cluster that cannot be joined leaves an old report as it was.
     """
-    from league.cluster.runner import schedule
-    from league.plan.league_schedule import planned_schedule
+    from league.plan.formats import FORMATS
+    from league.plan.league_schedule import league_inputs
     from league.report.build import write_report
 
     league = load(args, create_output=False)
@@ -57,20 +55,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConfigError as error:
             raise UsageError(str(error)) from None
         with contextlib.closing(held_store(league)) as store:  # before a word is printed: a busy folder is one line
-            adaptive = league.config.format == "adaptive"  # counted, not built: its games are planned as it goes
-            print(describe(league, planned_schedule(league) if adaptive else schedule(league)), file=sys.stderr)
+            inputs = league_inputs(league, args.fresh)  # settled once: the plan says what the run plays
+            planned = FORMATS[league.config.format].planned(inputs)  # counted, not built
+            print(describe(league, inputs, planned), file=sys.stderr)
             for line in [] if args.fresh else changed_bots(league, store.records()):
                 print(f"  {line}", file=sys.stderr)
             if address is not None:
                 print(f"  {shipping_note(league)}", file=sys.stderr)
             warn_if_oversubscribed(league, address is not None, cpus)
-            summary = play_with_progress(league, args, store)
+            summary = play_with_progress(league, args, store, inputs)
     tell_store_problems(summary.store_notes)
     note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
         note += f", {summary.infra_errors} failed for reasons of ours"
     beyond = summary.skipped + summary.played - summary.infra_errors - summary.total
-    if summary.adaptive is not None and summary.adaptive.decided and beyond > 0:
+    if summary.run.over and beyond > 0:
         note += f" ({beyond} more, in flight when it stopped, count for nothing)"
     if summary.interrupted:
         removed = " (the old report was removed: it described other games)" if summary.removed_report else ""
@@ -80,17 +79,13 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    counted = summary.adaptive.counted_games if summary.adaptive is not None else schedule(league)
-    ids = [spec.game_id for spec in counted]
+    ids = [spec.game_id for spec in summary.run.counted]
     label = GAMES[league.config.game].score_label
     with disk_refusals(league.output):
         files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
-    if summary.sprt is not None:
-        test = summary.sprt
-        print(verdict_sentence(test.state, test.candidate, test.baseline, test.capped), file=sys.stderr)
-    if summary.adaptive is not None:
-        print(outcome_sentence(summary.adaptive), file=sys.stderr)
+    for line in summary.run.closing_lines():  # the SPRT's verdict, the adaptive league's ranking
+        print(line, file=sys.stderr)
     from league.cli.standings_table import print_standings
 
     print_standings(league.output)  # the standings table on stderr, as `league standings` prints it
@@ -124,15 +119,19 @@ def held_store(league: League) -> ResultStore:
     return store
 
 
-def play_with_progress(league: League, args: argparse.Namespace, store: ResultStore | None = None) -> Any:
+def play_with_progress(
+    league: League, args: argparse.Namespace, store: ResultStore | None = None, inputs: FormatInputs | None = None
+) -> Any:
     """``run_league`` with a progress bar on stderr (none with ``--quiet``); its ``RunSummary``.
 
-    The bar is drawn from the run's first progress on: a refusal before it is a line alone.
+    The bar is drawn from the run's first progress on: a refusal before it is a line alone. Beside
+    it, where the format's play stands (``FormatRun.progress``: an SPRT's LLR, an adaptive league's batch).
 
     Args:
         league: The checked league.
         args: The command's arguments.
         store: The league's store, held already (``held_store``); None: ``run_league`` locks it.
+        inputs: What its format plays from, settled already (``league_inputs``); None: settled by the run.
 
     Raises:
         UsageError: The jail cannot be made, another run holds the league's folder, or one that held it stored
@@ -165,15 +164,8 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
         rate = f"{played / elapsed:.1f} games/s" if played and elapsed > 0 else ""
         progress.update(task, completed=done, total=max(total, done), rate=rate)  # a stop leaves games in flight
 
-    def on_test(test: SprtState) -> None:
-        bounds = f"({test.settings.lower:.2f}, {test.settings.upper:.2f})"
-        pairs = "pairs of seeds" if test.solo else "pairs"  # a solo game's pair: both bots alone on two seeds
-        progress.update(task, test=f"LLR {test.llr:.2f} {bounds}, {test.pairs:,} {pairs}")
-
-    def on_batch(tracker: AdaptiveTracker) -> None:
-        claims = tracker.batches.ranking.claims()
-        still = sum(neighbours.claim is Claim.OPEN for neighbours in claims)
-        progress.update(task, test=f"batch {tracker.batches.taken}, {still} of {len(claims)} neighbours open")
+    def on_run(run: FormatRun) -> None:
+        progress.update(task, test=run.progress())
 
     from league.report.build import remove_report
 
@@ -183,9 +175,9 @@ def play_with_progress(league: League, args: argparse.Namespace, store: ResultSt
             address=args.address,
             fresh=args.fresh,
             on_progress=on_progress,
-            on_test=on_test,
-            on_batch=on_batch,
+            on_run=on_run,
             store=store,
+            inputs=inputs,
             remove_stale_report=remove_report,
         )
     except (SandboxError, StoreBusy, ClusterUnreachable, ConfigError) as error:

@@ -1,6 +1,6 @@
 """What a league will take before it runs: its games counted, a few of them played here, scaled up.
 
-``league validate`` never builds a league's schedule: ``league.plan.league_schedule.planned_schedule`` gives it as a
+``league validate`` never builds a league's schedule: its format's ``planned`` (``league.plan.formats``) gives it as a
 ``league.plan.schedule.Schedule``, which counts its games and makes only those asked for, so a league of
 millions of games is told in a moment and in little memory. ``estimate`` plays a sample of its games
 (one from each of a few pairings and variants, from rounds spread over the schedule: one game a bot
@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.core import plural
 from league.plan.config import League
+from league.plan.formats import FORMATS
 from league.plan.schedule import Schedule
 from league.store.results import split_record
 
@@ -114,17 +115,8 @@ class Estimate:
 
 
 def _fewer_games(league: League) -> str:
-    """How to make a league smaller, in its own format's key."""
-    config = league.config
-    if config.format == "tables":
-        return f"draw fewer tables (tables: {config.tables:,})"
-    if config.format == "solo":
-        return f"play fewer runs (runs_per_case: {config.runs_per_case:,})"
-    if config.format == "sprt":
-        return f"cap the test lower (max_games: {config.max_games:,})"
-    if config.format == "adaptive":
-        return f"cap the league lower (max_games: {config.max_games:,})"
-    return f"play fewer games (games_per_pair: {config.games_per_pair:,})"
+    """How to make a league smaller, in its own format's key (``Format.fewer_games``)."""
+    return FORMATS[league.config.format].fewer_games(league.config)
 
 
 def estimate(

@@ -33,22 +33,21 @@ from league.cluster.session import leave_ray, start_ray, watch_first_worker
 from league.cluster.shipping import ShippedPath, pack_all
 from league.cluster.worker import LeagueSetup, infra_record
 from league.match.bot_spec import spec_to_data
-from league.plan.adaptive import AdaptiveTracker, adaptive_batch_sizes
 from league.plan.bot_version import league_versions
 from league.plan.config import League
 from league.plan.cores import need_of
+from league.plan.formats import FORMATS
+from league.plan.formats.base import FormatInputs, FormatRun
 from league.plan.game_spec import GameSpec
-from league.plan.league_schedule import adaptive_tracker, planned_schedule
+from league.plan.league_schedule import league_inputs
 from league.plan.manifest import (
     RUN_TIME,
     publish_seed,
     record_run,
     write_manifest,
 )
-from league.plan.seed import keep_seed, league_seed
-from league.plan.sequential import SprtTracker
+from league.plan.seed import keep_seed
 from league.stats.game_record import GameRecord
-from league.stats.sprt import SprtState
 from league.store.results import INFRA_ERROR, ResultStore, StoreWriteError, league_store
 from sandbox.jail import Sandbox, sweep_stale_scratch
 
@@ -75,10 +74,9 @@ class RunSummary:
             lines skipped), one sentence each; those games are played again.
         startup_seconds: Seconds from the start of the run until every worker was ready to play (Ray
             started, the workers' processes up): the fixed cost before games flow; None if some never was.
-        sprt: The test of a ``format: sprt`` league, over every game stored once the run ended (None for
-            other formats); a decided test plays nothing more.
-        adaptive: The batches of a ``format: adaptive`` league, over every game stored once the run
-            ended (None for other formats); a league that has stopped plays nothing more.
+        run: The league's format's play (``league.plan.formats.base.FormatRun``) over every game stored
+            once the run ended: what it counts, where it stands, what it says at the end (an SPRT's
+            verdict, an adaptive league's ranking); one that is over plays nothing more.
     """
 
     total: int
@@ -91,26 +89,23 @@ class RunSummary:
     removed_report: bool = False
     store_notes: list[str] = field(default_factory=list)
     startup_seconds: float | None = None
-    sprt: SprtTracker | None = None
-    adaptive: AdaptiveTracker | None = None
+    run: FormatRun | None = None
 
 
 def schedule(league: League) -> list[GameSpec]:
-    """The league's games in schedule order (ids change when what the names stand for changes).
+    """The games the league's format plays first, in schedule order: a fixed schedule's whole.
 
-    Drawn once per ``League`` and kept on it (a large table league takes a moment to draw), on the
-    league seed (``league.plan.seed``: a league file without one draws it, or takes the one its folder stores).
+    Ids change when what the names stand for changes; the seed is the league's (``league.plan.seed``).
     """
-    if league.scheduled is None:
-        league.scheduled = _draw_schedule(league)
-    return league.scheduled
+    return list(start_run(league_inputs(league)).games)
 
 
-def _draw_schedule(league: League) -> list[GameSpec]:
-    specs = list(planned_schedule(league))
-    if len({spec.game_id for spec in specs}) != len(specs):
+def start_run(inputs: FormatInputs) -> FormatRun:
+    """The league's format's play from its first game on (``Format.start``); its games' ids checked distinct."""
+    run = FORMATS[inputs.config.format].start(inputs)
+    if len({spec.game_id for spec in run.games}) != len(run.games):
         raise ValueError("two scheduled games share an id")
-    return specs
+    return run
 
 
 def league_setup(league: League, shipped: Mapping[str, ShippedPath] | None = None) -> LeagueSetup:
@@ -128,9 +123,7 @@ def league_setup(league: League, shipped: Mapping[str, ShippedPath] | None = Non
         clock={"kind": config.clock, "margin_ms": config.time_margin_ms, "game_wall_s": config.limits.wall_seconds},
         shipped=dict(shipped or {}),
         versions=league_versions(league),
-        pin_cores=need_of(config.format, config.players_per_table, league.games, league.bots, config.limits.cores)
-        if config.pin_cpus
-        else 0,
+        pin_cores=need_of(config, league.games, league.bots) if config.pin_cpus else 0,
     )
 
 
@@ -150,12 +143,15 @@ def run_league(
     fresh: bool = False,
     on_progress: Callable[[int, int], None] | None = None,
     store: ResultStore | None = None,
-    on_test: Callable[[SprtState], None] | None = None,
-    on_batch: Callable[[AdaptiveTracker], None] | None = None,
+    on_run: Callable[[FormatRun], None] | None = None,
     remove_stale_report: Callable[[Path], list[Path]] | None = None,
+    inputs: FormatInputs | None = None,
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
 
+    The league's format says what to play (``league.plan.formats``): its ``FormatRun`` takes the
+    stored games first (where it stopped, or what is next), then each batch of games as it is stored,
+    and plans what follows; once it is over (a verdict, a settled ranking) nothing more is handed out.
     On a cluster the driver joins it first: one it cannot join leaves the report folder as it was.
     A seed the league drew is stored in its folder before any game is played (``league.plan.seed``);
     ``league.json`` states it only once no game of the league is left to play.
@@ -165,13 +161,15 @@ def run_league(
         address: A Ray cluster's address (default: ``RAY_ADDRESS``, else a local cluster).
         fresh: Forget stored games first (and a stored seed: a league file without one draws a new one).
         on_progress: Called with (games stored, games in the schedule) after each game.
-        on_test: For an SPRT league, called with the test's state each time it has taken new pairs.
-        on_batch: For an adaptive league, called with its batches each time it has taken one.
         store: The league's store, locked by the caller (``league run`` holds it before it prints anything);
             None: locked here. Closed (its lock let go) when the run ends, either way.
+        on_run: Called with the format's play at the start and each time where it stands has changed
+            (``FormatRun.progress``: an SPRT's LLR, an adaptive league's batch).
         remove_stale_report: Deletes the folder's report files, returning those it found
             (``league.report.build.remove_report``): called before a run that plays games, since the old
             report describes other games. None: an old report stays.
+        inputs: What the format plays from, settled by the caller (``league_inputs(league, fresh)``); None:
+            settled here.
 
     Raises:
         StoreBusy: Another run holds the league's store (nothing is written).
@@ -179,10 +177,9 @@ def run_league(
     """
     started = time.monotonic()
     started_at = _utc_minute()
-    league_seed(league, fresh)  # a stored seed that is damaged or not the file's stops the run here
-    adaptive_league = league.config.format == "adaptive"
-    if not adaptive_league:  # an adaptive league plans its games batch by batch, from the store (below)
-        schedule(league)
+    inputs = inputs or league_inputs(league, fresh)  # a stored seed that is damaged or not the file's stops here
+    run = start_run(inputs)  # drawn before anything runs (a large table league takes a moment)
+    growing = FORMATS[league.config.format].plans_as_it_goes
     Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
     we_started = start_ray(league.config.concurrency, address, working_dir=None) if cluster else False
@@ -191,34 +188,28 @@ def run_league(
         store.lock()  # held already where the caller locked it
         if fresh:
             store.reset()
-        keep_seed(league, fresh)  # a drawn seed is stored before any game: every later run plays on it
+        seed = keep_seed(league, fresh)  # a drawn seed is stored before any game: every later run plays on it
+        if seed.value != inputs.seed:  # a run that held the folder since stored another seed: its games
+            run = start_run(replace(inputs, seed=seed.value))
+        if run.takes_results:  # where it stopped, or what it plays next, from the stored games
+            run.add(store.records())
         done = store.done_ids()
-        adaptive = adaptive_tracker(league) if adaptive_league else None
-        if adaptive is not None:  # its batches so far, from the stored games: where it stopped, or what is next
-            adaptive.add(store.records())
-            specs = adaptive.counted_games
-            if on_batch:
-                on_batch(adaptive)
-        else:
-            specs = schedule(league)  # drawn again only if a run that held the folder since stored another seed
-        write_manifest(league, specs, adaptive_batch_sizes(adaptive))
+        specs = run.counted
+        write_manifest(league, specs, run.manifest(), growing)
         todo = [spec for spec in specs if spec.game_id not in done]
-        summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems())
-        summary.adaptive = adaptive
-        if league.config.format == "sprt":  # a test stops at its verdict: what is stored may have reached it
-            summary.sprt = SprtTracker.of_league(league, specs)
-            if summary.sprt.add(store.records()):
-                todo = []
-            if on_test:
-                on_test(summary.sprt.state)
+        summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems(), run=run)
+        if run.over:  # a verdict or a settled ranking in what is stored: nothing more to play
+            todo = []
+        if on_run:
+            on_run(run)
         if todo and remove_stale_report:  # the old report describes other games: gone until this run rewrites it
             summary.removed_report = bool(remove_stale_report(league.output))
         if on_progress:
             on_progress(summary.skipped, summary.total)
         if todo:
             we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-            _play(league, deque(todo), store, summary, cluster, (on_progress, on_test, on_batch), started)
-        if _all_played(summary, specs, store):
+            _play(league, deque(todo), store, summary, cluster, (on_progress, on_run), started)
+        if _all_played(summary, store):
             publish_seed(league)  # no game is left to play on it: league.json states it (league.plan.seed)
         if not todo:
             return summary
@@ -234,18 +225,15 @@ def run_league(
     return summary
 
 
-def _all_played(summary: RunSummary, specs: list[GameSpec], store: ResultStore) -> bool:
-    """Whether the league has no game left to play: every one of ``specs`` stored, or its test or batches decided.
+def _all_played(summary: RunSummary, store: ResultStore) -> bool:
+    """Whether the league has no game left to play: its format's play over, or every game it counts stored.
 
     A run stopped by Ctrl-C, and games that failed for reasons of ours (the next run plays them), leave some.
     """
-    if summary.interrupted:
+    run = summary.run
+    if summary.interrupted or run is None:
         return False
-    if summary.adaptive is not None:
-        return summary.adaptive.decided
-    if summary.sprt is not None and summary.sprt.decided:
-        return True
-    return {spec.game_id for spec in specs} <= store.done_ids()
+    return run.over or {spec.game_id for spec in run.counted} <= store.done_ids()
 
 
 def _utc_minute() -> str:
@@ -259,15 +247,15 @@ def _play(
     store: ResultStore,
     summary: RunSummary,
     cluster: bool,
-    callbacks: tuple[
-        Callable[[int, int], None] | None, Callable[[SprtState], None] | None, Callable[[AdaptiveTracker], None] | None
-    ],
+    callbacks: tuple[Callable[[int, int], None] | None, Callable[[FormatRun], None] | None],
     started: float,
 ) -> None:
     """Hand the games out to a pool of workers and store each as it comes back, until none is left or Ctrl-C."""
     from league.cluster.pool import WorkerPool  # imports Ray: only a run needs it
 
-    on_progress, on_test, on_batch = callbacks
+    on_progress, on_run = callbacks
+    run = summary.run
+    assert run is not None
 
     setup = league_setup(league, _ship(league) if cluster else None)  # bot folders go through Ray's object store
     tries: Counter[str] = Counter()
@@ -276,7 +264,7 @@ def _play(
     if cluster:  # a cluster may have no CPU free for a long while: say so rather than wait silently
         watch_first_worker(first_worker)
     try:
-        most = league.config.max_games if league.config.format == "adaptive" else len(pending)  # batches to come
+        most = max(len(pending), run.most_games - summary.skipped)  # games it may still plan count too
         pool = WorkerPool(setup, max(1, min(league.config.concurrency, most)))  # no idle worker to start
         while pending or pool.busy():
             _hand_out(pool, pending)
@@ -291,14 +279,7 @@ def _play(
                 _hand_out(pool, pending)  # before the store's fsyncs: no worker waits for them
             if finished:
                 stored = store.extend(finished)  # all that came back together: one pair of fsyncs
-                if summary.sprt is not None:
-                    taken = summary.sprt.pairs_taken
-                    if summary.sprt.add(stored):
-                        pending.clear()  # decided: games in flight are stored, none is handed out
-                    if on_test and summary.sprt.pairs_taken != taken:
-                        on_test(summary.sprt.state)
-                if summary.adaptive is not None and _next_batches(league, summary, pending, stored) and on_batch:
-                    on_batch(summary.adaptive)
+                _take(league, summary, pending, stored, on_run)
             for record in finished:
                 if record["result"]["termination"] == INFRA_ERROR:
                     summary.infra_errors += 1
@@ -316,25 +297,30 @@ def _play(
             pool.close()
 
 
-def _next_batches(league: League, summary: RunSummary, pending: deque[GameSpec], finished: list[GameRecord]) -> bool:
-    """Feed an adaptive league what came back: the batches it plans join ``pending``; once it stops, nothing more does.
+def _take(
+    league: League,
+    summary: RunSummary,
+    pending: deque[GameSpec],
+    stored: list[GameRecord],
+    on_run: Callable[[FormatRun], None] | None,
+) -> None:
+    """Feed the format's play what was stored: the games it plans join ``pending``; once it is over, nothing more does.
 
-    The manifest follows its batches (the games the report counts), before any of theirs is handed out.
-    Returns whether it took a batch.
+    Where what it counts has changed (an adaptive league's batches), the manifest follows, before any
+    game it planned is handed out.
     """
-    tracker = summary.adaptive
-    assert tracker is not None
-    taken = tracker.batches.taken
-    planned = tracker.add(finished)
-    if tracker.decided:
+    run = summary.run
+    assert run is not None
+    shown, kept = run.progress(), run.manifest()
+    pending.extend(run.add(stored))
+    if run.over:
         pending.clear()  # games in flight are stored; they count for nothing
-    pending.extend(planned)
-    if tracker.batches.taken == taken:
-        return False
-    counted = tracker.counted_games
-    write_manifest(league, counted, adaptive_batch_sizes(tracker))
-    summary.total = len(tracker.games) if not tracker.decided else len(counted)
-    return True
+    if run.manifest() != kept:
+        counted = run.counted
+        write_manifest(league, counted, run.manifest(), FORMATS[league.config.format].plans_as_it_goes)
+        summary.total = len(counted) if run.over else len(run.games)
+    if on_run and run.progress() != shown:
+        on_run(run)
 
 
 def _hand_out(pool: WorkerPool, pending: deque[GameSpec]) -> None:

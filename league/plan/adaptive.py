@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from league.plan.adaptive_batches import (
     STOP_CAPPED,
@@ -31,7 +31,6 @@ from league.plan.adaptive_batches import (
     AdaptiveSettings,
     Batch,
 )
-from league.plan.config import League
 from league.plan.game_spec import GameSpec
 from league.plan.openings import Openings
 from league.plan.schedule import PairSchedule
@@ -40,6 +39,9 @@ from league.stats.distinct import UnitLog, most_repeated, mostly_repeated, repet
 from league.stats.game_record import GameRecord
 from league.stats.sprt import game_points
 from league.store.results import INFRA_ERROR
+
+if TYPE_CHECKING:
+    from league.plan.config import League
 
 
 def adaptive_settings(league: League) -> AdaptiveSettings:

@@ -27,7 +27,7 @@ from league.match.players import check_builtin_params, check_command, check_prog
 from league.plan.bot_folders import league_folders_problem
 from league.plan.config_schema import BotConfig, LeagueConfig
 from league.plan.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
-from league.plan.formats import format_problem
+from league.plan.formats import FORMATS, format_problem
 from league.plan.openings import Openings
 from league.plan.openings import resolve as resolve_openings
 from league.store.folder import output_problem
@@ -90,7 +90,7 @@ class League:
             self.concurrency_origin = "this machine's cores: the cluster's were not counted"
         else:
             config = self.config
-            need = need_of(config.format, config.players_per_table, self.games, self.bots, config.limits.cores)
+            need = need_of(config, self.games, self.bots)
             self.config = self.config.model_copy(update={"concurrency": cluster_concurrency(cpus, need)})
             self.concurrency_origin = cluster_origin(cpus, need)
 
@@ -197,12 +197,12 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         if problem["type"] == "extra_forbidden":
             keys = _keys_at(problem["loc"])
             message = f"unknown key{did_you_mean(problem['loc'][-1], keys)}; keys here: {', '.join(keys)}"
-        if not problem["loc"] and re.match(r"[a-z_]+(\[\d+\])?: ", message):
+        if not problem["loc"] and re.match(r"[a-z_]+(\.[a-z_]+)*(\[\d+\])?: ", message):
             raise ConfigError(f"{path}: {message}") from None  # a rule between keys names its key itself
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
     game_class = GAMES[config.game]
     games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}
-    problem = format_problem(config.format, config.players_per_table, games)
+    problem = format_problem(FORMATS[config.format], config, games)
     if problem:
         raise ConfigError(f"{path}: {problem}")
     bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}
@@ -212,7 +212,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         raise ConfigError(f"{path}: openings: {error}") from None
     given = "concurrency" in config.model_fields_set
     if not given:  # a core for every bot thinking at once
-        need = need_of(config.format, config.players_per_table, games, bots, config.limits.cores)
+        need = need_of(config, games, bots)
         config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
     league = League(config, path, games, bots, concurrency_given=given)
     league.openings = openings

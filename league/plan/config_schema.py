@@ -12,7 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine import GAMES
-from engine.core import plural, span
+from league.match.did_you_mean import did_you_mean
+from league.plan.formats import FORMATS
 from league.plan.formats.swiss import SwissConfig
 from league.plan.openings import OpeningsConfig
 from sandbox.cpus import usable_cores
@@ -135,7 +136,7 @@ class LeagueConfig(_Strict):
     game: str
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
-    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive", "swiss"] = "round_robin"
+    format: str = "round_robin"  # a name of league.plan.formats.FORMATS
     games_per_pair: int = Field(2, ge=1, strict=True)
     players_per_table: list[int] | None = None
     tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
@@ -189,52 +190,44 @@ class LeagueConfig(_Strict):
             raise ValueError(f"unknown game {value!r}; known games: {', '.join(sorted(GAMES))}")
         return value
 
+    @field_validator("format")
+    @classmethod
+    def _format(cls, value: str) -> str:
+        if value not in FORMATS:
+            known = ", ".join(FORMATS)
+            raise ValueError(f"unknown format {value!r}{did_you_mean(value, FORMATS)}; known formats: {known}")
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> LeagueConfig:
         names = [bot.name for bot in self.bots]
         duplicates = sorted({name for name in names if names.count(name) > 1})
         if duplicates:
             raise ValueError(f"bots: duplicate bot name {duplicates[0]!r}")
-        if self.format == "gauntlet":
-            if not self.candidates:
-                raise ValueError("candidates: a gauntlet needs at least one candidate")
-            if len(set(self.candidates)) != len(self.candidates):
-                raise ValueError("candidates: a candidate is named twice")
-            unknown = [name for name in self.candidates if name not in names]
-            if unknown:
-                raise ValueError(f"candidates: {unknown[0]!r} is not a bot of this league")
-            if len(set(self.candidates)) == len(names):
-                raise ValueError("candidates: a gauntlet needs bots outside the candidates (the field)")
-        elif self.candidates:
-            raise ValueError("candidates: only a gauntlet has candidates")
-        self._check_format(names)
-        self._check_sprt()
-        self._check_adaptive()
+        FORMATS[self.format].check(self)  # its own keys and rules (league.plan.formats)
+        self._check_other_formats_keys()
         if not self.variants:
             raise ValueError("variants: give at least one variant (or leave the key out)")
         return self
 
-    def _check_sprt(self) -> None:
-        """``format: sprt``: its test, two bots (the candidate first), one variant, games capped by ``max_games``."""
-        if self.format != "sprt":
-            if "sprt" in self.model_fields_set:
-                raise ValueError(f"sprt: only format: sprt runs a sequential test (this league is {self.format})")
-            if "max_games" in self.model_fields_set and self.format != "adaptive":
-                raise ValueError(
-                    f"max_games: only formats sprt and adaptive stop on their own (this league is {self.format})"
-                )
-            return
-        if self.sprt is None:
-            raise ValueError("sprt: format sprt needs its test, e.g. sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05}")
-        if len(self.bots) != 2:
-            raise ValueError(
-                f"bots: an SPRT tests one candidate against one baseline; give exactly two bots, the candidate"
-                f" first ({len(self.bots)} given)"
-            )
-        if len(self.variants) != 1:
-            raise ValueError("variants: an SPRT tests under one rule set; give one variant (a league file for each)")
-        if "games_per_pair" in self.model_fields_set:
-            raise ValueError("games_per_pair: an SPRT plays pairs until it decides; cap them with max_games: N")
+    def _check_other_formats_keys(self) -> None:
+        """Refuse a key that only other formats give a meaning to (``Format.keys``): ``sprt`` in a round robin.
+
+        Whether every variant can seat the format's games is checked once the variants are built
+        (``league.plan.formats.format_problem``).
+        """
+        own = FORMATS[self.format].keys
+        for key in type(self).model_fields:
+            if key not in self.model_fields_set or key in own:
+                continue
+            owners = [format_ for format_ in FORMATS.values() if key in format_.keys]
+            if not owners:
+                continue
+            if len(owners) == 1:
+                which = f"format: {owners[0].name}"
+            else:
+                which = f"formats {', '.join(owner.name for owner in owners[:-1])} and {owners[-1].name}"
+            raise ValueError(f"{key}: only {which} {owners[0].keys[key]} (this league is {self.format})")
 
     def adaptive_settings(self) -> AdaptiveConfig:
         """The settings of an adaptive league, defaults filled in (``batch_games``: 4 a bot after the first)."""
@@ -249,75 +242,3 @@ class LeagueConfig(_Strict):
         """The games of an adaptive league's warm-up: ``warmup_games`` for every pair of bots."""
         pairs = len(self.bots) * (len(self.bots) - 1) // 2
         return self.adaptive_settings().warmup_games * pairs
-
-    def _check_adaptive(self) -> None:
-        """``format: adaptive``: one variant, no ``games_per_pair``, ``max_games`` no lower than the warm-up."""
-        if self.format != "adaptive":
-            if "adaptive" in self.model_fields_set:
-                raise ValueError(f"adaptive: only format: adaptive plays in batches (this league is {self.format})")
-            return
-        if len(self.variants) != 1:
-            raise ValueError(
-                "variants: an adaptive league ranks under one rule set; give one variant (a file for each)"
-            )
-        if "games_per_pair" in self.model_fields_set:
-            raise ValueError(
-                "games_per_pair: an adaptive league plays each pair until settled; cap all with max_games: N"
-            )
-        warmup = self.warmup_games()
-        if self.max_games < warmup:
-            raise ValueError(
-                f"max_games: {self.max_games:,} is below the warm-up's {warmup:,} games"
-                f" ({self.adaptive_settings().warmup_games} for each pair of {len(self.bots)} bots);"
-                f" give max_games: {warmup:,} or more"
-            )
-
-    def _check_format(self, names: list[str]) -> None:
-        """Each format's keys only with it (pairs, tables, solo runs); table sizes the game allows and bots fill.
-
-        A round robin's or gauntlet's ``games_per_pair`` is even: an odd one would give one bot of
-        each pair one first seat more than the other.
-
-        Whether every variant can seat the format's games is checked once the variants are built
-        (``league.plan.formats``).
-        """
-        game = GAMES[self.game]
-        allowed = span(range(game.min_seats, game.max_seats + 1))
-        if self.format in ("round_robin", "gauntlet") and self.games_per_pair % 2:
-            lower = self.games_per_pair - 1
-            raise ValueError(
-                f"games_per_pair: {self.games_per_pair} must be even: games are played in seat-swapped pairs (each"
-                f" bot first in one of a pair's two games); use {' or '.join(str(n) for n in (lower, lower + 2) if n)}"
-            )
-        if self.format != "solo" and "runs_per_case" in self.model_fields_set:
-            raise ValueError(f"runs_per_case: only format: solo plays runs (this league is {self.format})")
-        if self.format == "solo" and "games_per_pair" in self.model_fields_set:
-            raise ValueError("games_per_pair: a solo league has no pairs; say how many runs with runs_per_case: N")
-        if self.format != "tables":
-            for key in ("players_per_table", "tables"):
-                if key in self.model_fields_set and self.format == "adaptive":
-                    raise ValueError(
-                        f"{key}: an adaptive league of tables is not supported yet; use format: tables, or leave"
-                        f" {key} out to play {game.name} two a game"
-                    )
-                if key in self.model_fields_set:
-                    raise ValueError(f"{key}: only format: tables seats bots at tables (this league is {self.format})")
-            if game.min_seats > 2 and self.format != "solo":
-                raise ValueError(f"format: {game.name} is played by {allowed} players; use format: tables")
-            return
-        if "games_per_pair" in self.model_fields_set:
-            raise ValueError("games_per_pair: tables have no pairs; say how many tables to draw with tables: N")
-        if self.players_per_table is None:
-            raise ValueError(f"players_per_table: format tables needs a size ({game.name}: {allowed} players)")
-        for size in self.players_per_table:
-            if not game.min_seats <= size <= game.max_seats:
-                raise ValueError(f"players_per_table: {game.name} is played by {allowed} players, not {size}")
-            if size > len(names):
-                raise ValueError(f"players_per_table: a table of {size} needs at least {size} bots, not {len(names)}")
-        seats = self.tables * sum(self.players_per_table)
-        if seats < len(names):
-            enough = -(-len(names) // sum(self.players_per_table))
-            raise ValueError(
-                f"tables: {plural(self.tables, 'table')} of each size seat {seats} of the {len(names)} bots;"
-                f" give tables: {enough} or more so that every bot plays"
-            )

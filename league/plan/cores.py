@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from engine.core import Game, plural
 from league.match.bot_spec import BotSpec
+from league.plan.formats import FORMATS
 from sandbox.cpus import usable_cores
+
+if TYPE_CHECKING:
+    from league.plan.config_schema import LeagueConfig
 
 PROBE_SEED = 0
 CPU_CLOCK_SHARE = 2
@@ -75,13 +80,6 @@ def default_concurrency(cores_per_game: int, clock: str = "own") -> int:
     return max(1, cores // max(1, cores_per_game))
 
 
-def table_sizes(format_name: str, players_per_table: list[int] | None) -> list[int]:
-    """The numbers of players a league's games seat: its table sizes, 1 for solo, else 2."""
-    if format_name == "tables":
-        return list(players_per_table or [2])
-    return [1] if format_name == "solo" else [2]
-
-
 def oversubscription_warning(
     concurrency: int, need: int, clock: str, cores: int | None = None, where: str = ""
 ) -> str | None:
@@ -130,15 +128,10 @@ def _fix(need: int, cores: int, clock: str, concurrency: int) -> str:
     return f"give concurrency: {on_wall}, or concurrency: {on_cpu} with clock: own"
 
 
-def need_of(
-    config_format: str,
-    players_per_table: list[int] | None,
-    games: Mapping[str, Game],
-    bots: Mapping[str, BotSpec],
-    bot_cores: float = 1.0,
-) -> int:
-    """``cores_per_game`` of a league's parts (its format, table sizes, variants, bots and ``limits.cores``)."""
-    return cores_per_game(games.values(), table_sizes(config_format, players_per_table), bots.values(), bot_cores)
+def need_of(config: LeagueConfig, games: Mapping[str, Game], bots: Mapping[str, BotSpec]) -> int:
+    """``cores_per_game`` of a league's parts: its format's seats (``Format.seats``), variants, bots, limits.cores."""
+    seats = FORMATS[config.format].seats(config) or [2]
+    return cores_per_game(games.values(), seats, bots.values(), config.limits.cores)
 
 
 def cluster_concurrency(cpus: int, need: int) -> int:

@@ -48,6 +48,8 @@ from league.stats.sprt import H0, H1, NELO_PER_T, SprtSettings, llr_batch
 from league.stats.ties import best_first, tied_runs
 
 ROUND_ROBIN, ADAPTIVE, SPRT = "round_robin", "adaptive", "sprt"
+SIMULATED = (ROUND_ROBIN, ADAPTIVE, SPRT)
+"""The formats ``league plan`` simulates (it refuses a league of another)."""
 STREAMS = {ROUND_ROBIN: 0, ADAPTIVE: 1, SPRT: 2}
 """Each design's random stream under the seed: one design's draws never shift another's."""
 DEFAULT_SPRT = SprtSettings(elo0=0.0, elo1=5.0)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +31,17 @@ RUN_TIME = "%Y-%m-%d %H:%M UTC"
 """How a run's start and end are written (``2024-05-01 12:00 UTC``: to the minute, in UTC)."""
 
 
-def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | None = None) -> None:
+def write_manifest(
+    league: League, specs: Sequence[GameSpec], extra: Mapping[str, Any] | None = None, growing: bool = False
+) -> None:
     """Record what the league is now: its games, game, variants' rules, bots, seed (kept secret) and rules of play.
 
     The report leaves out stored games that are not among these ids (games of an older config).
     The runs recorded by earlier runs of the same league (``record_run``) are kept (unless the old
-    manifest is damaged: it is replaced whole). An adaptive league's games grow batch by batch
-    (``batches``: how many games each batch holds, ``specs`` being theirs in order): its runs are
-    kept while the earlier games are the first of the new ones, or the other way round.
+    manifest is damaged: it is replaced whole). A format that plans as it goes (``growing``: an
+    adaptive league's batches) has its runs kept while the earlier games are the first of the new
+    ones, or the other way round. ``extra``: what the format keeps for the report (``FormatRun.manifest``:
+    an SPRT's test, an adaptive league's batches).
 
     The seed is left out (``league.plan.seed.manifest_seed``): a run that stores every game
     publishes it (``publish_seed``).
@@ -69,13 +72,10 @@ def write_manifest(league: League, specs: list[GameSpec], batches: list[int] | N
             "sandbox": config.sandbox.mode.value,
             "limits": config.limits.model_dump(mode="json", exclude_defaults=True),
         },
-        "runs": earlier.get("runs", []) if _same_league(earlier.get("game_ids"), ids, batches is not None) else [],
+        "runs": earlier.get("runs", []) if _same_league(earlier.get("game_ids"), ids, growing) else [],
         "game_ids": ids,
-        **({"sprt": config.sprt.model_dump()} if config.sprt is not None else {}),
-        **(
-            {"openings": league.openings.describe()} if league.openings is not None else {}
-        ),  # for people  # the test the report repeats
-        **({"adaptive": _adaptive(league, batches)} if batches is not None else {}),  # the batches the report repeats
+        **({"openings": league.openings.describe()} if league.openings is not None else {}),  # for people
+        **(extra or {}),  # what the report repeats of the format's play
     }
     _replace(path, json.dumps(manifest, indent=1) + "\n")
 
@@ -130,12 +130,6 @@ def _same_league(earlier: list[str] | None, ids: list[str], growing: bool) -> bo
         return earlier == ids
     shorter = min(len(earlier), len(ids))
     return earlier[:shorter] == ids[:shorter]
-
-
-def _adaptive(league: League, batches: list[int]) -> dict[str, Any]:
-    """An adaptive league's settings (defaults filled in), its ``max_games`` and its batches' sizes in games."""
-    config = league.config
-    return config.adaptive_settings().model_dump() | {"max_games": config.max_games, "batches": batches}
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:

@@ -18,14 +18,23 @@ not counted, and once most pairs taken are repeats the test is over without a ve
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from league.plan.config import League
 from league.plan.game_spec import GameSpec
-from league.plan.league_schedule import sprt_alone
 from league.stats.game_record import GameRecord
 from league.stats.sprt import SprtSettings, SprtState
 from league.store.results import INFRA_ERROR
+
+if TYPE_CHECKING:
+    from engine.core import Game
+    from league.plan.config import League
+    from league.plan.config_schema import LeagueConfig
+
+
+def plays_alone(games: Mapping[str, Game]) -> bool:
+    """Whether an SPRT league's game is played alone (its variant seats one bot: codevs21's solo mode)."""
+    return all(list(game.seat_counts()) == [1] for game in games.values())
 
 
 class SprtTracker:
@@ -64,18 +73,22 @@ class SprtTracker:
     @classmethod
     def of_league(cls, league: League, specs: Sequence[GameSpec]) -> SprtTracker:
         """The test of a league of ``format: sprt`` over its schedule ``specs``."""
-        test = league.config.sprt
+        return cls.of_schedule(league.config, specs, plays_alone(league.games))
+
+    @classmethod
+    def of_schedule(cls, config: LeagueConfig, specs: Sequence[GameSpec], solo: bool) -> SprtTracker:
+        """The test of a league file of ``format: sprt`` over its schedule ``specs`` (``solo``: its game alone)."""
+        test = config.sprt
         if test is None:
             raise ValueError("not an SPRT league")
-        candidate, baseline = (bot.name for bot in league.config.bots)
-        solo = sprt_alone(league)
+        candidate, baseline = (bot.name for bot in config.bots)
         for first, second in zip(specs[::2], specs[1::2], strict=False):
             if solo and (first.seed != second.seed or (first.seats, second.seats) != ((candidate,), (baseline,))):
                 raise ValueError(f"games {first.game_id} and {second.game_id} are not both bots' runs on one seed")
             if not solo and (first.seed != second.seed or first.seats != tuple(reversed(second.seats))):
                 raise ValueError(f"games {first.game_id} and {second.game_id} are not a seat-swapped pair")
         settings = SprtSettings(test.elo0, test.elo1, test.alpha, test.beta)
-        return cls(candidate, baseline, settings, [spec.game_id for spec in specs], solo, league.config.game)
+        return cls(candidate, baseline, settings, [spec.game_id for spec in specs], solo, config.game)
 
     @property
     def capped(self) -> bool:

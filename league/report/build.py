@@ -21,10 +21,11 @@ from league.plan.manifest import read_manifest, scheduled_games
 from league.replay.command import ReplayCommands
 from league.replay.recorded import recorded_league
 from league.report import charts
-from league.report.adaptive import ADAPTIVE_CHARTS, ADAPTIVE_TABLES, adaptive_report
+from league.report.adaptive import ADAPTIVE_CHARTS, ADAPTIVE_TABLES
 from league.report.all_faults import every_game_faulted, fault_order, no_ratings_sentence, unrated_standings
 from league.report.earlier_versions import earlier_games, earlier_lines, latest_versions, of_versions
 from league.report.faults import faults_blocks
+from league.report.format_sections import format_parts
 from league.report.games import game_rows, games_frame, games_html, games_markdown
 from league.report.header import header_section, subtitle
 from league.report.page import (
@@ -40,7 +41,6 @@ from league.report.page import (
 )
 from league.report.replays import write_replays
 from league.report.solo import SOLO_CHARTS, solo_sections
-from league.report.sprt import sprt_section
 from league.report.strength import strength_report
 from league.report.tables import (
     STANDINGS_NOTES,
@@ -226,16 +226,14 @@ def write_report(
             )
         )
     games_blocks.append(Raw(games_html(rows, replay, watch=watch), games_markdown(rows, replay, watch=watch)))
-    test = sprt_section(manifest, records)
-    adaptive = adaptive_report(manifest, records)
-    if adaptive is not None:  # its tables and charts written with the others, its section where an SPRT league's goes
-        parts.tables |= adaptive.tables
-        parts.charts |= adaptive.charts
+    own = format_parts(manifest, records)  # the format's own part (an SPRT's test, an adaptive league's batches)
+    if own is not None:  # its tables and charts written with the others, its sections under the header
+        parts.tables |= own.tables
+        parts.charts |= own.charts
     sections = [
         header_section(manifest, records, bots, games.variants),
         *([Section("Earlier versions", [Paragraph(EARLIER_NOTE), Bullets(games.earlier)])] if games.earlier else []),
-        *([test] if test else []),
-        *(adaptive.sections if adaptive else []),
+        *(own.sections if own else []),
         *([Section("Verdict", parts.verdict)] if parts.verdict else []),
         *parts.sections,
         Section("Faults", faults_blocks(parts.tables["faults.csv"], faulted, faulted_total, lost)),

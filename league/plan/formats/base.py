@@ -6,7 +6,8 @@ and the command line know formats only through it, as fastchess's ``Scheduler`` 
 ``TrialScheduler`` are known to their runners:
 
 * ``seats``: the seat counts its games need, checked against every variant;
-* ``check``: its own keys of the league file (raise ``ValueError`` naming the key and the fix);
+* ``check``: its own keys of the league file (raise ``ValueError`` naming the key and the fix); ``keys``:
+  the keys it alone gives a meaning to, which a league of another format is refused (the schema does it);
 * ``planned``: the most it may play, counted lazily (a ``Schedule``): what ``validate`` counts,
   samples and estimates;
 * ``start``: its ``FormatRun`` over the league's stored games;
@@ -102,6 +103,9 @@ class FormatRun(ABC):
         """Whether the format has stopped before playing all it planned; False for formats that play it all."""
         return False
 
+    takes_results: ClassVar[bool] = True
+    """Whether ``add`` looks at the stored games at all (a run of a fixed schedule does not: none is read for it)."""
+
     @property
     def most_games(self) -> int:
         """The most games it may still plan in all (for the number of workers worth starting): ``games`` by default."""
@@ -136,6 +140,13 @@ class Format(ABC):
     plans_as_it_goes: ClassVar[bool] = False
     """Whether its games depend on results (``planned`` is then the most it may play, not what it will)."""
 
+    keys: ClassVar[dict[str, str]] = {}
+    """The league file's keys it alone gives a meaning to, each with what it does for the refusal of another
+    format's league (``sprt: only format: sprt runs a sequential test``)."""
+
+    alone_too: ClassVar[bool] = False
+    """Whether a variant that seats one bot alone fits it too, besides its ``seats`` (an SPRT of a solo game)."""
+
     @abstractmethod
     def seats(self, config: LeagueConfig) -> list[int]:
         """The seat counts its games have (two for pairs, the table sizes, one alone)."""
@@ -157,8 +168,12 @@ class Format(ABC):
         """Its words in the plan line, after the count of games: ``2 per pair and variant``."""
 
     def plan_lines(self, inputs: FormatInputs, planned: Sequence[GameSpec]) -> list[str]:
-        """Lines of its own under the plan line (a gauntlet's candidates, the tables' balance), indented by two."""
+        """Lines of its own below the plan line (indented there by two): a gauntlet's candidates, the balance."""
         return []
+
+    def fewer_games(self, config: LeagueConfig) -> str:
+        """How to make its league smaller, in its own key (for ``league validate``'s warnings)."""
+        return f"play fewer games (games_per_pair: {config.games_per_pair:,})"
 
 
 def registry(formats: Iterable[Format]) -> dict[str, Format]:
@@ -177,6 +192,8 @@ class ScheduledRun(FormatRun):
     Args:
         schedule: Its games in schedule order.
     """
+
+    takes_results = False
 
     def __init__(self, schedule: Sequence[GameSpec]) -> None:
         self._games = list(schedule)

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core import derive_seed, plural
 from league.plan.formats.base import Format, FormatInputs, FormatRun
+from league.plan.formats.round_robin import check_pairs
 from league.plan.game_spec import GameSpec
 from league.plan.schedule import Schedule, Seating
 from league.plan.swiss_pairing import RoundPairing, max_rounds, pair_round, rounds_problem
@@ -289,7 +290,8 @@ class SwissFormat(Format):
         return [2]
 
     def check(self, config: LeagueConfig) -> None:
-        """One variant, no ``games_per_pair``, rounds the field can pair without repeats."""
+        """Pairs (a game of more players is refused), one variant, no ``games_per_pair``, rounds the field can pair."""
+        check_pairs(config)
         if len(config.variants) != 1:
             raise ValueError("variants: a Swiss ranks under one rule set; give one variant (a league file for each)")
         if "games_per_pair" in config.model_fields_set:
@@ -316,7 +318,7 @@ class SwissFormat(Format):
         return SwissRun(inputs, swiss_settings(inputs.config))
 
     def describe(self, config: LeagueConfig) -> str:
-        """``5 rounds, 2 games per pairing (a seat-swapped pair)``."""
+        """``5 rounds, 2 games per pairing, a seat-swapped pair``."""
         settings = swiss_settings(config)
         rounds = plural(rounds_of(settings, len(config.bots)), "round")
         games = settings.games_per_round
@@ -327,7 +329,7 @@ class SwissFormat(Format):
             if games == 2
             else "seat-swapped pairs on shared seeds"
         )
-        return f"{rounds}, {plural(games, 'game')} per pairing ({how})"
+        return f"{rounds}, {plural(games, 'game')} per pairing, {how}"
 
     def fewer_games(self, config: LeagueConfig) -> str:
         """Fewer rounds or fewer games a round."""

@@ -9,11 +9,11 @@ import json
 import pytest
 import yaml
 
-from league.cluster.runner import run_league
+from league.cluster.runner import run_league, start_run
 from league.plan.adaptive import outcome_sentence
 from league.plan.adaptive_batches import STOP_SETTLED
 from league.plan.config import load_league
-from league.plan.league_schedule import adaptive_tracker
+from league.plan.league_schedule import league_inputs
 from league.report.build import write_report
 from league.store.results import league_store
 from tests.conftest import write_league
@@ -82,8 +82,8 @@ def test_adaptive_keys_belong_to_format_adaptive(tmp_path):
 def test_a_league_settles_stops_and_a_rerun_plays_nothing_more(ray_local, tmp_path):
     league = load_league(adaptive_file(tmp_path))
     seen = []
-    first = run_league(league, on_batch=lambda tracker: seen.append(tracker.batches.taken))
-    tracker = first.adaptive
+    first = run_league(league, on_run=lambda run: seen.append(run.tracker.batches.taken))
+    tracker = first.run.tracker
     assert tracker is not None and tracker.batches.stop == STOP_SETTLED
     assert seen == sorted(set(seen)) and seen[-1] == tracker.batches.taken  # shown batch by batch
     counted = [spec.game_id for spec in tracker.counted_games]
@@ -95,13 +95,13 @@ def test_a_league_settles_stops_and_a_rerun_plays_nothing_more(ray_local, tmp_pa
     assert manifest["game_ids"] == counted and sum(manifest["adaptive"]["batches"]) == len(counted)
 
     again = run_league(load_league(adaptive_file(tmp_path)))
-    assert again.played == 0 and [spec.game_id for spec in again.adaptive.counted_games] == counted
-    assert outcome_sentence(again.adaptive) == line
+    assert again.played == 0 and [spec.game_id for spec in again.run.tracker.counted_games] == counted
+    assert outcome_sentence(again.run.tracker) == line
 
     # The same decisions whatever order the games came back in, and in whatever chunks.
     records = league_store(league.output).records()
     for seed in range(3):
-        replayed = adaptive_tracker(load_league(adaptive_file(tmp_path)))
+        replayed = start_run(league_inputs(load_league(adaptive_file(tmp_path)))).tracker
         feed_shuffled(records, replayed.add, seed, most=40)
         assert [spec.game_id for spec in replayed.counted_games] == counted
         assert outcome_sentence(replayed) == line
@@ -112,14 +112,14 @@ def test_a_league_settles_stops_and_a_rerun_plays_nothing_more(ray_local, tmp_pa
 
 def test_a_newcomer_gets_its_warm_up_and_stored_games_keep_their_ids(ray_local, tmp_path):
     first = run_league(load_league(adaptive_file(tmp_path, max_games=12)))  # the warm-up and one batch
-    stored = {record["game_id"] for record in league_store(first.adaptive and tmp_path / "out").records()}
+    stored = {record["game_id"] for record in league_store(first.run.tracker and tmp_path / "out").records()}
     grown = load_league(
         adaptive_file(tmp_path, max_games=12, bots=[*BOTS, {"name": "new", "builtin": "synthetic.model"}])
     )
-    tracker = adaptive_tracker(grown)
+    tracker = start_run(league_inputs(grown)).tracker
     warmup = {spec.game_id for spec in tracker.batch_games[0]}
     assert len(warmup) == 12  # six pairs, two games each
     assert len(warmup & stored) == 6  # the three old pairs' warm-up: the games they played first
     second = run_league(grown)
     assert second.played == 6  # only the newcomer's warm-up: max_games is reached
-    assert all(spec.game_id in stored or "new" in spec.seats for spec in second.adaptive.counted_games)
+    assert all(spec.game_id in stored or "new" in spec.seats for spec in second.run.tracker.counted_games)

@@ -49,8 +49,8 @@ def test_missing_file(tmp_path):
         ({"games_per_pair": 0}, "games_per_pair: Input should be greater than or equal to 1"),
         ({"surprise": 1}, "surprise: unknown key"),
         (
-            {"format": "ladder"},
-            "format: Input should be 'round_robin', 'gauntlet', 'tables', 'solo', 'sprt', 'adaptive' or 'swiss'",
+            {"format": "roundrobin"},
+            "format: unknown format 'roundrobin' (did you mean 'round_robin'?); known formats: round_robin, gauntlet,",
         ),
         ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
         ({"limits": {"memory_mb": "lots"}}, "limits.memory_mb:"),

@@ -122,20 +122,23 @@ def test_a_pair_waits_for_every_pair_before_it_and_a_failed_game_for_its_replay(
 def test_a_league_stops_at_its_verdict_and_a_rerun_plays_nothing_more(ray_local, tmp_path):
     league = load_league(sprt_file(tmp_path, variants={"short": {"turns_per_player": 10}}))
     seen = []
-    first = run_league(league, on_test=lambda state: seen.append((state.pairs, state.llr)))
-    assert first.sprt is not None and first.sprt.state.verdict == H1
-    assert seen[-1] == (first.sprt.pairs_taken, first.sprt.state.llr)  # shown as it went, ending at the verdict
+    first = run_league(league, on_run=lambda run: seen.append((run.tracker.state.pairs, run.tracker.state.llr)))
+    assert first.run.tracker is not None and first.run.tracker.state.verdict == H1
+    assert seen[-1] == (
+        first.run.tracker.pairs_taken,
+        first.run.tracker.state.llr,
+    )  # shown as it went, ending at the verdict
     assert [pairs for pairs, _ in seen] == sorted({pairs for pairs, _ in seen})
-    pairs = first.sprt.pairs_taken
+    pairs = first.run.tracker.pairs_taken
     assert 2 * pairs <= first.played < first.total  # stopped early; games in flight were stored
     again = run_league(load_league(sprt_file(tmp_path, variants={"short": {"turns_per_player": 10}})))
     assert again.played == 0
-    assert again.sprt.pairs_taken == pairs and again.sprt.state.verdict == H1
-    assert again.sprt.state.counts == first.sprt.state.counts
+    assert again.run.tracker.pairs_taken == pairs and again.run.tracker.state.verdict == H1
+    assert again.run.tracker.state.counts == first.run.tracker.state.counts
     ids = [spec.game_id for spec in schedule(league)]
     write_report(league.output, league.config.name, list(league.bots), list(league.games), ids)
     text = (league.output / "report.md").read_text()
     section = text[text.index("## SPRT") : text.index("## Verdict")]
     assert "SPRT: H1 accepted: greedy is better than random" in section
     assert f"It stopped at pair {pairs:,}, where the LLR crossed a bound." in section
-    assert f"{2 * pairs:,}" in section and f"{first.sprt.state.llr:.3f}" in section
+    assert f"{2 * pairs:,}" in section and f"{first.run.tracker.state.llr:.3f}" in section

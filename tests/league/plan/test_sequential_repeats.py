@@ -43,7 +43,7 @@ def deterministic_sprt(tmp_path):
 def test_a_deterministic_sprt_stops_without_a_verdict_and_says_why(ray_local, tmp_path, league_cli):
     league = deterministic_sprt(tmp_path)
     summary = run_league(league)
-    test = summary.sprt
+    test = summary.run.tracker
     assert test is not None and test.decided and test.repeated and test.state.verdict is None
     assert test.state.pairs == 1, "every pair after the first repeats it and is not counted"
     assert test.pairs_taken == MIN_UNITS_TO_JUDGE  # the first moment "most pairs repeat" can be judged
@@ -71,7 +71,7 @@ def test_with_openings_an_sprt_of_deterministic_bots_decides_on_distinct_pairs(r
     league_file.write_text(yaml.safe_dump(config))
     without = yaml.safe_load(league_file.read_text())
     summary = run_league(load_league(league_file))
-    test = summary.sprt
+    test = summary.run.tracker
     assert test is not None and not test.repeated, "the openings make the pairs differ"
     state = test.state
     assert state.verdict == H1, f"the merging bot is stronger: LLR {state.llr:.2f}, pentanomial {state.counts}"
@@ -83,4 +83,6 @@ def test_with_openings_an_sprt_of_deterministic_bots_decides_on_distinct_pairs(r
     plain = tmp_path / "plain" / "league.yaml"
     plain.write_text(yaml.safe_dump(without | {"output": str(tmp_path / "plain" / "out")}))
     summary = run_league(load_league(plain))
-    assert summary.sprt is not None and summary.sprt.repeated and summary.sprt.state.verdict is None
+    assert (
+        summary.run.tracker is not None and summary.run.tracker.repeated and summary.run.tracker.state.verdict is None
+    )

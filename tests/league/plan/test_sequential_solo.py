@@ -97,8 +97,8 @@ def test_a_solo_league_stops_at_its_verdict_and_a_rerun_plays_nothing_more(ray_l
     assert "pairs of seeds" in verdict and "(on each seed chains wins by outscoring greedy" in verdict
     league = load_league(path)
     again = run_league(league)
-    assert again.played == 0 and again.sprt is not None and again.sprt.state.verdict == H1
-    pairs = again.sprt.pairs_taken
+    assert again.played == 0 and again.run.tracker is not None and again.run.tracker.state.verdict == H1
+    pairs = again.run.tracker.pairs_taken
     assert f"; {pairs} pairs of seeds, {4 * pairs} solo games" in verdict  # the rerun finds the run's verdict
     stored = again.skipped
     assert 4 * pairs <= stored < again.total  # stopped early; runs in flight were stored
@@ -109,4 +109,4 @@ def test_a_solo_league_stops_at_its_verdict_and_a_rerun_plays_nothing_more(ray_l
     assert "SPRT: H1 accepted: chains is better than greedy" in section
     assert f"It stopped at pair {pairs:,} (seeds {2 * pairs - 1:,} and {2 * pairs:,}), where the LLR crossed" in section
     assert "Both bots play alone on the same seeds: on each seed chains wins (1) when its run outscores" in section
-    assert f"{again.sprt.state.llr:.3f}" in section and f"{4 * pairs:,}" in section
+    assert f"{again.run.tracker.state.llr:.3f}" in section and f"{4 * pairs:,}" in section

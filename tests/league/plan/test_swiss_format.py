@@ -161,9 +161,9 @@ def test_planned_is_the_most_the_rounds_play_and_describe_says_how(tmp_path):
     planned = SwissFormat().planned(inputs)
     assert len(planned) == 4 * 2 * 1 == SwissFormat().start(inputs).most_games
     assert all(spec.seats[0] != spec.seats[1] for spec in planned)
-    assert SwissFormat().describe(inputs.config) == "4 rounds, 1 game per pairing (a single game, seats by history)"
+    assert SwissFormat().describe(inputs.config) == "4 rounds, 1 game per pairing, a single game, seats by history"
     default = inputs_of(tmp_path).config
-    assert SwissFormat().describe(default) == "4 rounds, 2 games per pairing (a seat-swapped pair)"  # ceil(log2 5) + 1
+    assert SwissFormat().describe(default) == "4 rounds, 2 games per pairing, a seat-swapped pair"  # ceil(log2 5) + 1
     assert [len(round_) for round_ in circle_rounds("abcde", 5)] == [2] * 5
     assert {frozenset(pair) for round_ in circle_rounds("abcd", 3) for pair in round_} == {
         frozenset(pair) for pair in ("ab", "ac", "ad", "bc", "bd", "cd")
@@ -182,12 +182,25 @@ def test_the_draw_order_is_the_seeds_or_the_files():
         ({"swiss": {"rounds": 6}}, "swiss.rounds: 6 rounds need 6 opponents or byes for each bot"),
         ({"games_per_pair": 2}, "games_per_pair: a Swiss plays swiss.games_per_round games a pairing each round"),
         ({"variants": {"a": {}, "b": {}}}, "variants: a Swiss ranks under one rule set"),
+        ({"format": "round_robin", "swiss": {"rounds": 2}}, "swiss: only format: swiss pairs bots by score"),
     ],
 )
 def test_its_keys_are_checked_with_the_fix(tmp_path, keys, words):
-    config = load_league(league_file(tmp_path, **keys)).config
-    with pytest.raises(ValueError, match=words):
-        SwissFormat().check(config)
+    with pytest.raises(ConfigError) as refused:
+        load_league(league_file(tmp_path, **keys))
+    assert str(refused.value).startswith(f"{tmp_path / 'league.yaml'}: {words}")
+
+
+def test_a_swiss_seats_two_a_game(tmp_path):
+    path = league_file(tmp_path)
+    text = path.read_text()
+    solo = {"small": {"mode": "solo", "case": "small", "N": 30, "A": 10, "B_obs": 20}}
+    codevs = yaml.safe_load(text.replace("synthetic.model", "codevs21.greedy")) | {"game": "codevs21", "variants": solo}
+    path.write_text(yaml.safe_dump(codevs))
+    with pytest.raises(ConfigError, match="seats 1 bot, and format: swiss plays 2 a game; it fits format: solo"):
+        load_league(path)
+    path.write_text(text.replace("game: synthetic", "game: nimmt").replace("synthetic.model", "nimmt.random"))
+    assert SwissFormat().seats(load_league(path).config) == [2]  # a game of 2 to 10 players is played two a game
 
 
 def test_its_settings_are_typed(tmp_path):

@@ -11,11 +11,11 @@ import random
 import pandas as pd
 import pytest
 
-from league.cluster.runner import run_league
+from league.cluster.runner import run_league, start_run
 from league.plan.adaptive import adaptive_batch_sizes, adaptive_history
 from league.plan.adaptive_batches import STOP_CAPPED, STOP_SETTLED
 from league.plan.config import load_league
-from league.plan.league_schedule import adaptive_tracker
+from league.plan.league_schedule import league_inputs
 from league.report.adaptive import ADAPTIVE_CHARTS, ADAPTIVE_TABLES, adaptive_report
 from league.report.build import remove_report, write_report
 from league.stats.active_ranking import Claim
@@ -28,7 +28,7 @@ def played(folder, **overrides):
     path = adaptive_file(folder, **overrides)
     league = load_league(path)
     summary = run_league(league)
-    counted = [spec.game_id for spec in summary.adaptive.counted_games]
+    counted = [spec.game_id for spec in summary.run.tracker.counted_games]
     write_report(league.output, league.config.name, list(league.bots), list(league.games), counted)
     manifest = json.loads((league.output / "league.json").read_text())
     return path, league, manifest, league_store(league.output).records()
@@ -97,7 +97,7 @@ def test_the_history_from_the_folder_agrees_with_the_tracker(leagues, name):
     path, _, manifest, records = leagues[name]
     random.Random(1).shuffle(records)
     history = adaptive_history(manifest, records)
-    tracker = adaptive_tracker(load_league(path))
+    tracker = start_run(league_inputs(load_league(path))).tracker
     tracker.add(records)
     assert history.stop == tracker.batches.stop == (STOP_SETTLED if name == "settled" else STOP_CAPPED)
     assert history.claims == tracker.batches.ranking.claims()
@@ -113,7 +113,7 @@ def test_a_league_missing_a_game_has_not_stopped_and_agrees_with_the_tracker(lea
     missing = manifest["game_ids"][sum(batches[:cut]) + 1]  # a game of batch cut + 1
     kept = [record for record in records if record["game_id"] != missing]
     history = adaptive_history(manifest, kept)
-    tracker = adaptive_tracker(load_league(path))
+    tracker = start_run(league_inputs(load_league(path))).tracker
     tracker.add(kept)
     assert history.stop is None and len(history.batches) == cut == tracker.batches.taken
     assert [batch.open for batch in history.batches] == tracker.batches.open_after

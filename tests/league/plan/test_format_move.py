@@ -1,0 +1,158 @@
+"""The six formats of issue 33 moved behind ``league.plan.formats`` play what they played before, byte for byte.
+
+Written and its digests recorded against the code before the move (as issue 23 showed its move): for
+a fixed league of each format (built-ins, fixed seeds; openings for the round robin, a second variant
+for the tables), ``league validate --no-estimate`` says the same plan, and ``league run`` on the shared
+Ray cluster stores the same games (``league.json``'s ids and the rest of the manifest but its runs'
+times) and writes the same ``report.md`` and ``standings.csv`` (dates, timings and the folder masked).
+A format's games depending on their results (SPRT, adaptive) are played for real, so their ids show
+that the verdict and the batches still fall where they fell.
+"""
+
+import hashlib
+import json
+import re
+
+import pytest
+import yaml
+
+from tests.conftest import write_league
+
+SYNTHETIC = {"game": "synthetic", "variants": {"default": {"draw_rate": 0.2, "first_seat_elo": 30}}}
+MODELS = [
+    {"name": "top", "builtin": "synthetic.model", "params": {"elo": 700}},
+    {"name": "mid", "builtin": "synthetic.model", "params": {"elo": 300}},
+    {"name": "twin", "builtin": "synthetic.model", "params": {"elo": 290}},
+]
+LEAGUES = {
+    "round_robin": {"games_per_pair": 4, "openings": {"plies": 4}},
+    "gauntlet": {"format": "gauntlet", "candidates": ["minimax"]},
+    "tables": {
+        "game": "nimmt",
+        "variants": {"gpcc": {}, "classic": {"bullheads": "classic"}},
+        "bots": [{"name": f"r{k}", "builtin": "nimmt.random"} for k in range(5)],
+        "format": "tables",
+        "players_per_table": [3, 4],
+        "tables": 2,
+        "seed": 11,
+    },
+    "solo": {
+        "game": "codevs21",
+        "variants": {"small": {"mode": "solo", "case": "small", "N": 30, "A": 10, "B_obs": 20}},
+        "bots": [{"name": name, "builtin": f"codevs21.{name}"} for name in ("random", "greedy", "chains")],
+        "format": "solo",
+        "runs_per_case": 2,
+    },
+    "sprt": {**SYNTHETIC, "format": "sprt", "sprt": {"elo0": 0, "elo1": 100}, "max_games": 200, "bots": MODELS[:2]},
+    "adaptive": {
+        **SYNTHETIC,
+        "format": "adaptive",
+        "adaptive": {"confidence": 0.9, "tie_elo": 200},
+        "max_games": 300,
+        "bots": MODELS,
+    },
+}
+NO_GAMES_PER_PAIR = ("tables", "solo", "sprt", "adaptive")
+
+IN_FLIGHT_COUNTED = ("sprt",)
+"""Formats whose report counts the games in flight when the test decided (how many: the workers' timing)."""
+
+EXPECTED = {
+    "round_robin": {
+        "plan": "981cd93c5eb95989",
+        "ids": "0c4a0989013644bd",
+        "manifest": "b6cfaa2a0ca94c59",
+        "closing": "e3b0c44298fc1c14",
+        "report": "9aa91b3772ca51ad",
+        "standings": "a361b0f3c4343f6d",
+    },
+    "gauntlet": {
+        "plan": "b3a9263f80bf7e3d",
+        "ids": "89c144f087aa3d28",
+        "manifest": "d66272c38f65c0ca",
+        "closing": "e3b0c44298fc1c14",
+        "report": "291cce1bdf513941",
+        "standings": "64c1e00f0a5d8d6d",
+    },
+    "tables": {
+        "plan": "f6809eef80bd5894",
+        "ids": "0e191ad990881090",
+        "manifest": "fe27a1aed6c7665c",
+        "closing": "e3b0c44298fc1c14",
+        "report": "291cd17eadedb2a9",
+        "standings": "50e2bc0515c72933",
+    },
+    "solo": {
+        "plan": "2d1a58d4ba3770bd",
+        "ids": "1eeed7a768dc9c16",
+        "manifest": "e653f67706a61055",
+        "closing": "e3b0c44298fc1c14",
+        "report": "fb63dfa151ebed42",
+        "standings": "73d701df911bc8a4",
+    },
+    "sprt": {
+        "plan": "e9cadbc1eb587db6",
+        "ids": "319bffdb067171b0",
+        "manifest": "f602584da32545fb",
+        "closing": "97c4f05eeb420b14",
+    },
+    "adaptive": {
+        "plan": "0b8a966293a82b6f",
+        "ids": "b5394dbcb40a8f74",
+        "manifest": "755d1bc6d8f07eda",
+        "closing": "1484d51b869ec226",
+        "report": "014a4a4fa91be425",
+        "standings": "58bfb7829d3d1bca",
+    },
+}
+"""Digests of what each league played and reported, recorded on the code before the move (commit of this test)."""
+
+
+def league_path(folder, name):
+    """The fixed league file of format ``name`` in ``folder``."""
+    path = write_league(folder, name=f"move-{name}", **LEAGUES[name])
+    if name in NO_GAMES_PER_PAIR:
+        config = yaml.safe_load(path.read_text())
+        del config["games_per_pair"]
+        path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def masked(text: str, folder) -> str:
+    """``text`` with the folder, dates and timings masked (what differs from run to run)."""
+    text = text.replace(str(folder), "FOLDER")
+    text = re.sub(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?( UTC)?", "DATE", text)
+    return re.sub(r"\d+(\.\d+)? (s|ms|seconds|games/s)\b", "TIME", text)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def what_it_played(league_cli, folder, name) -> dict[str, str]:
+    """Digests of the plan ``validate`` tells, the ids ``run`` stores, its manifest and its report."""
+    path = league_path(folder, name)
+    status, plan, err = league_cli("validate", str(path), "--no-estimate")
+    assert status == 0, err
+    status, _, err = league_cli("run", str(path), "--quiet")
+    assert status == 0, err
+    out = folder / "out"
+    manifest = json.loads((out / "league.json").read_text())
+    manifest.pop("runs")
+    closing = [line for line in err.splitlines() if line.startswith(("SPRT:", "adaptive:"))]
+    found = {
+        "plan": digest(masked(plan, folder)),
+        "ids": digest("\n".join(manifest["game_ids"])),
+        "manifest": digest(masked(json.dumps(manifest, sort_keys=True), folder)),
+        "closing": digest("\n".join(closing)),
+    }
+    if name not in IN_FLIGHT_COUNTED:
+        found["report"] = digest(masked((out / "report.md").read_text(), folder))
+        found["standings"] = digest(masked((out / "standings.csv").read_text(), folder))
+    return found
+
+
+@pytest.mark.parametrize("name", list(LEAGUES))
+def test_each_format_plays_and_reports_what_it_did_before_the_move(ray_local, league_cli, tmp_path, name):
+    found = what_it_played(league_cli, tmp_path, name)
+    assert found == EXPECTED[name]
