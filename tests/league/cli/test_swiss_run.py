@@ -29,7 +29,9 @@ def swiss_league(folder, **keys):
     return path
 
 
-def test_a_swiss_runs_its_rounds_reports_its_tie_breaks_and_a_rerun_plays_nothing(ray_local, league_cli, tmp_path):
+def test_a_swiss_runs_its_rounds_reports_its_tie_breaks_a_rerun_plays_nothing_and_one_worker_plays_the_same(
+    ray_local, league_cli, tmp_path
+):
     path = swiss_league(tmp_path)
     status, out, err = league_cli("run", str(path))
     assert status == 0, err
@@ -64,6 +66,14 @@ def test_a_swiss_runs_its_rounds_reports_its_tie_breaks_and_a_rerun_plays_nothin
     assert "0 played, 12 already stored, 12 in all" in err
     assert (out_folder / "games.jsonl").read_text().splitlines() == lines  # nothing played again
     assert json.loads((out_folder / "league.json").read_text())["swiss"] == swiss
+
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    status, _, err = league_cli("run", str(swiss_league(alone, concurrency=1)))
+    assert status == 0, err
+    assert json.loads((alone / "out" / "league.json").read_text())["swiss"] == swiss  # one worker: the same rounds
+    ids = {json.loads(line)["game_id"] for line in lines}
+    assert {json.loads(line)["game_id"] for line in (alone / "out" / "games.jsonl").read_text().splitlines()} == ids
 
 
 def test_validate_describes_a_swiss_and_refuses_rounds_the_field_cannot_pair(league_cli, tmp_path):
