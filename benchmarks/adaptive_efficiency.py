@@ -32,7 +32,7 @@
    1 - (time inside ``play``, both workers) / (2 x the time from the first game's start to the
    last game's end), beside the round robin's; the idle that batch boundaries hold is the time in
    workers' gaps between games that span a moment the driver had taken a batch (``run_league``'s
-   ``on_batch``), beside what as many moments drawn at random in the same run would find
+   ``on_run``), beside what as many moments drawn at random in the same run would find
    (a moment falls in a gap of length g with chance g / window). Workers are killed as a league
    ends, so the events of its last moments never reach Ray (reported every 100 ms here, not
    Ray's 1 s): the window ends at the last game reported, and the games reported are printed

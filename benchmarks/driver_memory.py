@@ -87,6 +87,7 @@ def drive(path: Path, samples_path: Path) -> dict[str, float]:
     from rich.progress import Progress
 
     from league.plan.manifest import write_manifest
+    from league.plan.seed import league_seed
 
     samples = json.loads(samples_path.read_text())
     ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
@@ -94,7 +95,7 @@ def drive(path: Path, samples_path: Path) -> dict[str, float]:
         baseline = peak_mb()
         started = time.perf_counter()
         league, specs, store, done = open_league(path)
-        write_manifest(league, specs)
+        write_manifest(league, league_seed(league), specs)
         todo = [spec for spec in specs if spec.game_id not in done]
         with open(os.devnull, "w") as nowhere, Progress(console=Console(file=nowhere)) as progress:
             task = progress.add_task("games", total=len(specs))

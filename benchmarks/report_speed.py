@@ -48,6 +48,7 @@ from league.cluster.runner import schedule
 from league.cluster.worker import LeagueSetup, play_game
 from league.plan.config import load_league
 from league.plan.manifest import write_manifest
+from league.plan.seed import league_seed
 from league.store.results import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,7 +162,7 @@ def make_league(root: Path, games: int, pool: dict[str, list[dict[str, Any]]]) -
     specs = schedule(league)
     split.mkdir()
     single.mkdir()
-    write_manifest(league, specs)
+    write_manifest(league, league_seed(league), specs)
     shutil.copy(split / "league.json", single / "league.json")
     synthesiser = Synthesiser(pool)
     store = ResultStore(split / "games.jsonl")

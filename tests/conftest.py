@@ -255,18 +255,20 @@ def play_in_process(path: Path) -> tuple[Any, list[Any]]:
     from league.cluster.worker import play_game
     from league.plan.config import load_league
     from league.plan.manifest import publish_seed, write_manifest
+    from league.plan.seed import league_seed
     from league.store.results import ResultStore
 
     league = load_league(path)
+    seed = league_seed(league)
     specs = schedule(league)
     setup = league_setup(league)
     league.output.mkdir(parents=True)
-    write_manifest(league, specs)
+    write_manifest(league, seed, specs)
     store = ResultStore(league.output / "games.jsonl")
     for spec in specs:
         store.append(play_game(spec.to_json(), setup))
     store.close()
-    publish_seed(league)
+    publish_seed(league, seed)
     return league, specs
 
 

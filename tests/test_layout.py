@@ -172,3 +172,65 @@ def test_the_format_name_check_finds_a_branch():
         "f.py:4 compares with swiss",
     ]
     assert format_name_branches('label = "tables" if many else "table"\nif kind == "pairs":\n    pass\n', "g.py") == []
+
+
+def module_name(path: Path) -> str:
+    """The dotted name of a module file (a package by its ``__init__.py``)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def loading_imports_of(path: Path) -> set[str]:
+    """The modules a file imports as it is loaded: its top-level imports, those under ``if TYPE_CHECKING:`` aside."""
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for inner in [node] if not isinstance(node, ast.Try | ast.If) else list(ast.walk(node)):
+            if isinstance(inner, ast.Import):
+                found |= {alias.name for alias in inner.names}
+            elif isinstance(inner, ast.ImportFrom) and inner.module:
+                found.add(inner.module)
+    return found
+
+
+def import_circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A circle of imports in ``graph`` (module: the modules of the graph it imports), or None."""
+    state: dict[str, str] = {}
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        state[module] = "open"
+        for other in sorted(graph[module]):
+            if state.get(other) == "open":
+                return [*path[path.index(other) :], other] if other in path else [*path, other]
+            if other not in state:
+                found = visit(other, [*path, other])
+                if found:
+                    return found
+        state[module] = "done"
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            found = visit(module, [module])
+            if found:
+                return found
+    return None
+
+
+def plan_graph(imports) -> dict[str, set[str]]:
+    """The modules of ``league/plan/`` and which of them each imports (``imports``: a file's imported names)."""
+    files = {module_name(path): path for path in modules("league/plan")}
+    return {name: imports(path) & set(files) for name, path in files.items()}
+
+
+def test_the_plan_wing_loads_without_an_import_circle():
+    circle = import_circle(plan_graph(loading_imports_of))
+    assert circle is None, f"league/plan/ imports in a circle: {' -> '.join(circle or [])}"
+
+
+def test_config_bot_folders_and_seed_import_no_circle_even_for_types():
+    three = {"league.plan.config", "league.plan.bot_folders", "league.plan.seed"}
+    graph = {name: found & three for name, found in plan_graph(imports_of).items() if name in three}
+    assert import_circle(graph) is None, graph
+    assert import_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]  # the check finds one

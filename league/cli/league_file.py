@@ -22,7 +22,7 @@ from sandbox.jail import Sandbox, SandboxError
 
 
 def load(args: argparse.Namespace, create_output: bool) -> League:
-    """The league of ``args.file`` with ``--set`` applied to every variant, checked whole, its seed settled.
+    """The league of ``args.file`` with ``--set`` applied to every variant, checked whole, its stored seed too.
 
     ``--output`` and ``--concurrency`` (``league run``'s) replace the file's ``output`` and ``concurrency``.
 

@@ -13,30 +13,28 @@ from collections.abc import Sequence
 from league.match.inert import inert_line
 from league.plan.config import League
 from league.plan.cores import cluster_note, need_of, oversubscription_warning
-from league.plan.formats import FORMATS
-from league.plan.formats.base import FormatInputs
 from league.plan.game_spec import GameSpec
+from league.plan.league_schedule import LeaguePlan
 from league.plan.seed import describe_seed
 from sandbox.jail import Sandbox, SandboxError
 
 
-def describe(league: League, inputs: FormatInputs, specs: Sequence[GameSpec]) -> str:
+def describe(plan: LeaguePlan, specs: Sequence[GameSpec]) -> str:
     """What a league will do, for people: its games (in its format's words), variants, bots, its format's lines.
 
-    ``specs`` is what its format may play (``Format.planned``: counted, not built); ``inputs``, what it
-    plays from (``league.plan.league_schedule.league_inputs``).
+    ``specs`` is what its format may play (``Format.planned``: counted, not built); ``plan``, its seed
+    and what its format plays from (``league.plan.league_schedule.league_plan``).
     """
-    config = league.config
-    format_ = FORMATS[config.format]
+    league, config, format_ = plan.league, plan.league.config, plan.format
     lines = [
         f"league {config.name}: {config.game}, {config.format.replace('_', ' ')}, {len(specs):,} games"
-        f" ({format_.describe(config)}), {describe_seed(league)}",
+        f" ({format_.describe(config)}), {describe_seed(league, plan.seed)}",
         "  variants: " + "; ".join(f"{name} {game.variant()}" for name, game in league.games.items()),
         *([f"  openings: {league.openings.describe()}"] if league.openings is not None else []),
         "  bots:",
     ]
     lines += [f"    {name}: {spec.describe()}" for name, spec in league.bots.items()]
-    lines += [f"  {line}" for line in format_.plan_lines(inputs, specs)]
+    lines += [f"  {line}" for line in format_.plan_lines(plan.inputs, specs)]
     pinned = " (each game pinned to cores of its own)" if config.pin_cpus else ""
     origin = f" ({league.concurrency_origin})" if league.concurrency_origin else ""
     mode = config.sandbox.mode.value

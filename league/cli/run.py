@@ -28,7 +28,8 @@ from league.cluster.shipping import shipping_note
 from league.match.inert import inert_line
 from league.plan.bot_version import changed_bots
 from league.plan.config import ConfigError, League
-from league.plan.formats.base import FormatInputs, FormatRun
+from league.plan.formats.base import FormatRun
+from league.plan.league_schedule import LeaguePlan
 from league.store.faults import disk_refusals
 from league.store.results import ResultStore, StoreBusy, league_store
 from sandbox.jail import SandboxError
@@ -43,8 +44,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     On a cluster the driver joins it (and counts its CPUs) before the report folder is touched, so a
     cluster that cannot be joined leaves an old report as it was.
     """
-    from league.plan.formats import FORMATS
-    from league.plan.league_schedule import league_inputs
+    from league.plan.league_schedule import league_plan
     from league.report.build import write_report
 
     league = load(args, create_output=False)
@@ -55,21 +55,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConfigError as error:
             raise UsageError(str(error)) from None
         with contextlib.closing(held_store(league)) as store:  # before a word is printed: a busy folder is one line
-            inputs = league_inputs(league, args.fresh)  # settled once: the plan says what the run plays
-            planned = FORMATS[league.config.format].planned(inputs)  # counted, not built
-            print(describe(league, inputs, planned), file=sys.stderr)
+            plan = league_plan(league, args.fresh)  # settled once: the plan told is what the run plays
+            print(describe(plan, plan.planned()), file=sys.stderr)  # counted, not built
             for line in [] if args.fresh else changed_bots(league, store.records()):
                 print(f"  {line}", file=sys.stderr)
             if address is not None:
                 print(f"  {shipping_note(league)}", file=sys.stderr)
             warn_if_oversubscribed(league, address is not None, cpus)
-            summary = play_with_progress(league, args, store, inputs)
+            summary = play_with_progress(league, args, store, plan)
     tell_store_problems(summary.store_notes)
+    run = summary.run  # the format's play over what is stored now
+    assert run is not None
     note = f"{summary.played - summary.infra_errors} played, {summary.skipped} already stored, {summary.total} in all"
     if summary.infra_errors:
         note += f", {summary.infra_errors} failed for reasons of ours"
     beyond = summary.skipped + summary.played - summary.infra_errors - summary.total
-    if summary.run.over and beyond > 0:
+    if run.over and beyond > 0:
         note += f" ({beyond} more, in flight when it stopped, count for nothing)"
     if summary.interrupted:
         removed = " (the old report was removed: it described other games)" if summary.removed_report else ""
@@ -79,12 +80,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    ids = [spec.game_id for spec in summary.run.counted]
+    ids = [spec.game_id for spec in run.counted]
     label = GAMES[league.config.game].score_label
     with disk_refusals(league.output):
         files = write_report(league.output, league.config.name, list(league.bots), list(league.games), ids, label)
     print(f"{note} in {summary.seconds:.1f} s", file=sys.stderr)
-    for line in summary.run.closing_lines():  # the SPRT's verdict, the adaptive league's ranking
+    for line in run.closing_lines():  # the SPRT's verdict, the adaptive league's ranking
         print(line, file=sys.stderr)
     from league.cli.standings_table import print_standings
 
@@ -120,7 +121,7 @@ def held_store(league: League) -> ResultStore:
 
 
 def play_with_progress(
-    league: League, args: argparse.Namespace, store: ResultStore | None = None, inputs: FormatInputs | None = None
+    league: League, args: argparse.Namespace, store: ResultStore | None = None, plan: LeaguePlan | None = None
 ) -> Any:
     """``run_league`` with a progress bar on stderr (none with ``--quiet``); its ``RunSummary``.
 
@@ -131,7 +132,7 @@ def play_with_progress(
         league: The checked league.
         args: The command's arguments.
         store: The league's store, held already (``held_store``); None: ``run_league`` locks it.
-        inputs: What its format plays from, settled already (``league_inputs``); None: settled by the run.
+        plan: Its seed and what its format plays from, settled already (``league_plan``); None: by the run.
 
     Raises:
         UsageError: The jail cannot be made, another run holds the league's folder, or one that held it stored
@@ -177,7 +178,7 @@ def play_with_progress(
             on_progress=on_progress,
             on_run=on_run,
             store=store,
-            inputs=inputs,
+            plan=plan,
             remove_stale_report=remove_report,
         )
     except (SandboxError, StoreBusy, ClusterUnreachable, ConfigError) as error:

@@ -32,8 +32,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     sample games are played here to tell the time, the store's size and the replay pages'
     (``league.report.replay_size``), with a warning past a day or past the free disk.
     """
-    from league.plan.formats import FORMATS
-    from league.plan.league_schedule import league_inputs
+    from league.plan.league_schedule import league_plan
     from league.report.replay_size import estimate_with_replays
 
     league = load(args, create_output=False)
@@ -41,9 +40,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     cpus = check_cluster(cluster_address(args)) if checked else None
     if checked:
         league.fit_to_cluster(cpus)
-    inputs = league_inputs(league)
-    specs = FORMATS[league.config.format].planned(inputs)  # counted, never built
-    print(describe(league, inputs, specs))
+    plan = league_plan(league)
+    specs = plan.planned()  # counted, never built
+    print(describe(plan, specs))
     for line in changed_bots(league, stored_records(league.output)):
         print(f"  {line}")
     if on_cluster(args):

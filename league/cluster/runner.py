@@ -39,14 +39,14 @@ from league.plan.cores import need_of
 from league.plan.formats import FORMATS
 from league.plan.formats.base import FormatInputs, FormatRun
 from league.plan.game_spec import GameSpec
-from league.plan.league_schedule import league_inputs
+from league.plan.league_schedule import LeaguePlan, league_inputs, league_plan
 from league.plan.manifest import (
     RUN_TIME,
     publish_seed,
     record_run,
     write_manifest,
 )
-from league.plan.seed import keep_seed
+from league.plan.seed import LeagueSeed, keep_seed
 from league.stats.game_record import GameRecord
 from league.store.results import INFRA_ERROR, ResultStore, StoreWriteError, league_store
 from sandbox.jail import Sandbox, sweep_stale_scratch
@@ -145,7 +145,7 @@ def run_league(
     store: ResultStore | None = None,
     on_run: Callable[[FormatRun], None] | None = None,
     remove_stale_report: Callable[[Path], list[Path]] | None = None,
-    inputs: FormatInputs | None = None,
+    plan: LeaguePlan | None = None,
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
 
@@ -168,8 +168,8 @@ def run_league(
         remove_stale_report: Deletes the folder's report files, returning those it found
             (``league.report.build.remove_report``): called before a run that plays games, since the old
             report describes other games. None: an old report stays.
-        inputs: What the format plays from, settled by the caller (``league_inputs(league, fresh)``); None:
-            settled here.
+        plan: The league's seed and what its format plays from, settled by the caller
+            (``league_plan(league, fresh)``); None: settled here.
 
     Raises:
         StoreBusy: Another run holds the league's store (nothing is written).
@@ -177,9 +177,9 @@ def run_league(
     """
     started = time.monotonic()
     started_at = _utc_minute()
-    inputs = inputs or league_inputs(league, fresh)  # a stored seed that is damaged or not the file's stops here
-    run = start_run(inputs)  # drawn before anything runs (a large table league takes a moment)
-    growing = FORMATS[league.config.format].plans_as_it_goes
+    plan = plan or league_plan(league, fresh)  # a stored seed that is damaged or not the file's stops here
+    run = start_run(plan.inputs)  # drawn before anything runs (a large table league takes a moment)
+    growing = plan.format.plans_as_it_goes
     Sandbox(league.config.sandbox.mode, league.config.limits)  # strict refuses here, before anything runs
     cluster = bool(address or os.environ.get("RAY_ADDRESS"))
     we_started = start_ray(league.config.concurrency, address, working_dir=None) if cluster else False
@@ -188,14 +188,14 @@ def run_league(
         store.lock()  # held already where the caller locked it
         if fresh:
             store.reset()
-        seed = keep_seed(league, fresh)  # a drawn seed is stored before any game: every later run plays on it
-        if seed.value != inputs.seed:  # a run that held the folder since stored another seed: its games
-            run = start_run(replace(inputs, seed=seed.value))
+        seed = keep_seed(league, plan.seed, fresh)  # a drawn seed is stored before any game: later runs play on it
+        if seed.value != plan.seed.value:  # a run that held the folder since stored another seed: its games
+            run = start_run(plan.on_seed(seed).inputs)
         if run.takes_results:  # where it stopped, or what it plays next, from the stored games
             run.add(store.records())
         done = store.done_ids()
         specs = run.counted
-        write_manifest(league, specs, run.manifest(), growing)
+        write_manifest(league, seed, specs, run.manifest(), growing)
         todo = [spec for spec in specs if spec.game_id not in done]
         summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems(), run=run)
         if run.over:  # a verdict or a settled ranking in what is stored: nothing more to play
@@ -208,9 +208,9 @@ def run_league(
             on_progress(summary.skipped, summary.total)
         if todo:
             we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-            _play(league, deque(todo), store, summary, cluster, (on_progress, on_run), started)
+            _play(league, seed, deque(todo), store, summary, cluster, (on_progress, on_run), started)
         if _all_played(summary, store):
-            publish_seed(league)  # no game is left to play on it: league.json states it (league.plan.seed)
+            publish_seed(league, seed)  # no game is left to play on it: league.json states it (league.plan.seed)
         if not todo:
             return summary
     finally:
@@ -243,6 +243,7 @@ def _utc_minute() -> str:
 
 def _play(
     league: League,
+    seed: LeagueSeed,
     pending: deque[GameSpec],
     store: ResultStore,
     summary: RunSummary,
@@ -279,7 +280,7 @@ def _play(
                 _hand_out(pool, pending)  # before the store's fsyncs: no worker waits for them
             if finished:
                 stored = store.extend(finished)  # all that came back together: one pair of fsyncs
-                _take(league, summary, pending, stored, on_run)
+                _take(league, seed, summary, pending, stored, on_run)
             for record in finished:
                 if record["result"]["termination"] == INFRA_ERROR:
                     summary.infra_errors += 1
@@ -299,6 +300,7 @@ def _play(
 
 def _take(
     league: League,
+    seed: LeagueSeed,
     summary: RunSummary,
     pending: deque[GameSpec],
     stored: list[GameRecord],
@@ -317,7 +319,7 @@ def _take(
         pending.clear()  # games in flight are stored; they count for nothing
     if run.manifest() != kept:
         counted = run.counted
-        write_manifest(league, counted, run.manifest(), FORMATS[league.config.format].plans_as_it_goes)
+        write_manifest(league, seed, counted, run.manifest(), FORMATS[league.config.format].plans_as_it_goes)
         summary.total = len(counted) if run.over else len(run.games)
     if on_run and run.progress() != shown:
         on_run(run)

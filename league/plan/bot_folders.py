@@ -26,10 +26,9 @@ process and have no folder.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from league.match.bot_spec import BotSpec
 from league.plan.shown_paths import (
@@ -45,9 +44,6 @@ from league.plan.shown_paths import (
 )
 from sandbox.access import broad, named_paths
 from sandbox.folders import own_folders, within
-
-if TYPE_CHECKING:
-    from league.plan.config import League
 
 LEAGUE_FILE, REPORT_FOLDER = "the league file", "the report folder"
 
@@ -249,20 +245,26 @@ def _others_folders(entrants: Sequence[Entrant]) -> list[tuple[str, Path]]:
     return [(f"{mine.label}'s folder", folder) for mine in entrants for folder in mine.folders]
 
 
-def league_folders_problem(league: League) -> str | None:
-    """Why ``league``'s program bots are not kept apart, in one line without the file, or None.
+def league_folders_problem(
+    bots: Mapping[str, BotSpec], league_file: Path, output: Path, read_only: Sequence[tuple[str, Path]]
+) -> str | None:
+    """Why a league's program bots are not kept apart, in one line without the file, or None.
 
     Checked: each bot's own folders (``first_overlap``), every other path its jail shows
     (``first_shown_overlap``), the league file's ``read_only`` paths (``read_only_problem``).
+
+    Args:
+        bots: The league's bots, in its file's order.
+        league_file: The league file.
+        output: Its report folder.
+        read_only: (its key, resolved path) of each read-only path the league file gives.
     """
     own_fix = "cwd: in the league file"
-    labelled = [(f"bots[{index}] ({spec.name})", spec) for index, spec in enumerate(league.bots.values())]
+    labelled = [(f"bots[{index}] ({spec.name})", spec) for index, spec in enumerate(bots.values())]
     entrants, refused = _labelled_entrants([(label, f"{label}: cwd", spec) for label, spec in labelled], own_fix)
     if refused is not None:
         return refused
-    guarded = [(LEAGUE_FILE, league.path.resolve()), (REPORT_FOLDER, league.output.resolve())]
-    read_only = [("sandbox.read_only", Path(path)) for path in league.sandbox_read_only]
-    read_only += [("limits.read_only", Path(path).resolve()) for path in league.config.limits.read_only]
+    guarded = [(LEAGUE_FILE, league_file.resolve()), (REPORT_FOLDER, output.resolve())]
     problem = read_only_problem(read_only, _others_folders(entrants), marks(guarded))
     if problem is not None:
         return problem

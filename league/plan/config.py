@@ -34,25 +34,22 @@ from league.store.folder import output_problem
 from sandbox.jail import Sandbox
 from sandbox.limits import SandboxMode
 
-if typing.TYPE_CHECKING:
-    from league.plan.seed import LeagueSeed
-
 
 class ConfigError(Exception):
     """A league file that cannot be used; the message names the file, the key and the problem."""
 
 
 class League:
-    """A validated league: its config, where it came from, its games and its bots.
+    """A validated league: its config, where it came from, its games and its bots; plain data, as its file was read.
+
+    What is computed from it (its seed, its games) is passed on beside it, never set on it
+    (``league.plan.league_schedule.league_plan``).
 
     Attributes:
         config: The validated file.
         path: The file.
         games: Per variant name, the game with that variant's parameters.
         bots: Per bot name, how to start it (paths resolved against the file's folder).
-        scheduled: The league's games once ``league.cluster.runner.schedule`` has drawn them (drawn once).
-        seed: The league seed once ``league.plan.seed.league_seed`` has settled it (the file's, the
-            one the output folder stores, or a new draw).
         concurrency_given: Whether the file gave ``concurrency`` (else it is the default: this machine's
             cores, or a cluster's CPUs once ``fit_to_cluster`` counted them, divided by the cores a game needs).
         concurrency_origin: Where ``config.concurrency`` came from, for people, once ``fit_to_cluster`` ran.
@@ -67,17 +64,16 @@ class League:
         games: dict[str, Game],
         bots: dict[str, BotSpec],
         concurrency_given: bool = True,
+        openings: Openings | None = None,
     ) -> None:
         self.config = config
         self.path = path
         self.games = games
         self.bots = bots
-        self.scheduled: list[Any] | None = None
-        self.seed: LeagueSeed | None = None
         self.concurrency_given = concurrency_given
         self.concurrency_origin = ""
         self.concurrency_source = "the league file's"
-        self.openings: Openings | None = None
+        self.openings = openings
 
     def fit_to_cluster(self, cpus: int | None) -> None:
         """On a Ray cluster of ``cpus`` CPUs (None: not counted), a default concurrency is its CPUs / a game's cores.
@@ -127,7 +123,13 @@ class League:
         Raises:
             ConfigError: Naming the file, the bot, the path and the fix.
         """
-        problem = None if sandbox.mode == SandboxMode.NONE else league_folders_problem(self)
+        read_only = [("sandbox.read_only", Path(path)) for path in self.sandbox_read_only]
+        read_only += [("limits.read_only", Path(path).resolve()) for path in self.config.limits.read_only]
+        problem = (
+            None
+            if sandbox.mode == SandboxMode.NONE
+            else league_folders_problem(self.bots, self.path, self.output, read_only)
+        )
         if problem is not None:
             raise ConfigError(f"{self.path}: {problem}")
         for index, spec in enumerate(self.bots.values()):
@@ -214,9 +216,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     if not given:  # a core for every bot thinking at once
         need = need_of(config, games, bots)
         config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
-    league = League(config, path, games, bots, concurrency_given=given)
-    league.openings = openings
-    return league
+    return League(config, path, games, bots, concurrency_given=given, openings=openings)
 
 
 UTF8_BOM = b"\xef\xbb\xbf"

@@ -21,7 +21,7 @@ from typing import Any
 from league.match.bot_spec import spec_to_data
 from league.plan.config import League
 from league.plan.game_spec import GameSpec
-from league.plan.seed import SEED_SECRET, manifest_seed
+from league.plan.seed import SEED_SECRET, LeagueSeed, manifest_seed
 from league.stats.game_record import GameRecord
 from league.stats.ratings import scored
 from league.store.faults import StoreWriteError, write_failure
@@ -32,7 +32,11 @@ RUN_TIME = "%Y-%m-%d %H:%M UTC"
 
 
 def write_manifest(
-    league: League, specs: Sequence[GameSpec], extra: Mapping[str, Any] | None = None, growing: bool = False
+    league: League,
+    seed: LeagueSeed,
+    specs: Sequence[GameSpec],
+    extra: Mapping[str, Any] | None = None,
+    growing: bool = False,
 ) -> None:
     """Record what the league is now: its games, game, variants' rules, bots, seed (kept secret) and rules of play.
 
@@ -43,8 +47,8 @@ def write_manifest(
     ones, or the other way round. ``extra``: what the format keeps for the report (``FormatRun.manifest``:
     an SPRT's test, an adaptive league's batches).
 
-    The seed is left out (``league.plan.seed.manifest_seed``): a run that stores every game
-    publishes it (``publish_seed``).
+    The ``seed`` (the league's, as the run settled it) is left out (``league.plan.seed.manifest_seed``):
+    a run that stores every game publishes it (``publish_seed``).
 
     Raises:
         StoreWriteError: The folder refused the write; the old manifest is left as it was.
@@ -62,7 +66,7 @@ def write_manifest(
         "bots": list(league.bots),
         "variants": list(league.games),
         "format": config.format,
-        **manifest_seed(league, played=False),  # seed_drawn None: the league file gives it
+        **manifest_seed(seed, played=False),  # seed_drawn None: the league file gives it
         "league_file": str(league.path.resolve()),
         "settings": {name: game.variant() for name, game in league.games.items()},
         "bot_specs": {name: spec_to_data(spec) for name, spec in league.bots.items()},
@@ -80,7 +84,7 @@ def write_manifest(
     _replace(path, json.dumps(manifest, indent=1) + "\n")
 
 
-def publish_seed(league: League) -> None:
+def publish_seed(league: League, seed: LeagueSeed) -> None:
     """State the league's seed in its manifest, once every game of the league is stored (or its test decided).
 
     Raises:
@@ -90,7 +94,7 @@ def publish_seed(league: League) -> None:
     if manifest is None:
         return
     manifest.pop(SEED_SECRET, None)
-    manifest.update(manifest_seed(league, played=True))
+    manifest.update(manifest_seed(seed, played=True))
     _replace(league.output / MANIFEST, json.dumps(manifest, indent=1) + "\n")
 
 

@@ -58,10 +58,11 @@ class LeagueSeed:
 
 
 def league_seed(league: League, fresh: bool = False) -> LeagueSeed:
-    """The league's seed: the file's, the one its folder stores, or a new draw; settled once per ``League``.
+    """The league's seed: the file's, the one its folder stores, or a new draw.
 
-    A new draw is only kept on ``league.seed`` here: ``keep_seed`` stores it once a run holds the
-    folder. Settling a different seed forgets the schedule drawn on the old one.
+    Settled once per command and passed on (``league.plan.league_schedule.league_plan``): each call
+    reads the folder again, and a league without a seed gets a new draw each time, which
+    ``keep_seed`` stores once a run holds the folder.
 
     Args:
         league: The league.
@@ -71,9 +72,6 @@ def league_seed(league: League, fresh: bool = False) -> LeagueSeed:
     Raises:
         ConfigError: The stored seed cannot be read or is damaged, or the league file gives another.
     """
-    settled = league.seed
-    if settled is not None and not (fresh and settled.stored):
-        return settled
     given = league.config.seed
     stored = None if fresh else read_stored_seed(league)
     if given is not None:
@@ -84,45 +82,40 @@ def league_seed(league: League, fresh: bool = False) -> LeagueSeed:
                 f" seed: {stored.value}) to go on, or run `league run {league.path} --fresh` to start over"
                 f" on seed {given}"
             )
-        settled = LeagueSeed(given, stored=stored is not None)
-    else:
-        settled = stored or (None if fresh else _earlier_versions_seed(league))
-        settled = settled or LeagueSeed(secrets.randbelow(SEED_BOUND), _now())
-    if league.seed is not None and league.seed.value != settled.value:
-        league.scheduled = None
-    league.seed = settled
-    return settled
+        return LeagueSeed(given, stored=stored is not None)
+    settled = stored or (None if fresh else _earlier_versions_seed(league))
+    return settled or LeagueSeed(secrets.randbelow(SEED_BOUND), _now())
 
 
-def keep_seed(league: League, fresh: bool = False) -> LeagueSeed:
+def keep_seed(league: League, seed: LeagueSeed | None = None, fresh: bool = False) -> LeagueSeed:
     """Store a newly drawn seed in the league's folder (whole, fsynced), before any game is played.
 
     Starting over on the league file's seed (``fresh``) removes a seed stored by an earlier run,
     which no game stored now was played with. Call it while the run holds the folder (its store
     locked, and reset first when ``fresh``): a seed that another run stored since this league's was
-    drawn is taken instead of the new draw (and the schedule drawn on that one is forgotten).
+    drawn is taken instead of the new draw (the caller plays on the seed returned).
 
     Args:
         league: The league.
+        seed: Its seed as the run settled it (``league_seed``); None: settled here.
         fresh: The run starts over (``--fresh``).
 
     Returns:
-        The league's seed, stored where it was drawn.
+        The league's seed, stored where it was drawn: the one to play on.
 
     Raises:
         ConfigError: A seed another run stored since cannot be read or is damaged.
         StoreWriteError: The folder refused the write; no seed file is left half written.
     """
-    seed = league_seed(league, fresh)
+    seed = seed or league_seed(league, fresh)
     path = stored_seed_path(league)
     earlier = read_stored_seed(league) if seed.drawn is not None and not seed.stored and not fresh else None
     if earlier is not None:
-        league.seed, league.scheduled = earlier, None
         return earlier
     if seed.drawn is not None and not seed.stored:
         _write_durably(path, json.dumps({"seed": seed.value, "drawn": seed.drawn}) + "\n")
-        league.seed = seed = replace(seed, stored=True)
-    elif seed.drawn is None and fresh:
+        return replace(seed, stored=True)
+    if seed.drawn is None and fresh:
         try:
             path.unlink(missing_ok=True)
         except OSError as error:
@@ -130,18 +123,17 @@ def keep_seed(league: League, fresh: bool = False) -> LeagueSeed:
     return seed
 
 
-def manifest_seed(league: League, played: bool) -> dict[str, Any]:
+def manifest_seed(seed: LeagueSeed, played: bool) -> dict[str, Any]:
     """What ``league.json`` says of the league's seed: the seed itself only once every game is played.
 
     Args:
-        league: The league (its seed settled, ``league_seed``).
+        seed: The league's seed, as the run settled it (``league_seed``, ``keep_seed``).
         played: Every game of the league is stored (or its test has decided): the seed is published.
 
     Returns:
         ``seed`` and ``seed_drawn`` (None where the league file gives it); before the games are
         played ``seed_drawn`` and ``SEED_SECRET`` instead, the seed left out.
     """
-    seed = league_seed(league)
     return {"seed": seed.value, "seed_drawn": seed.drawn} if played else {"seed_drawn": seed.drawn, SEED_SECRET: True}
 
 
@@ -191,9 +183,8 @@ def _earlier_versions_seed(league: League) -> LeagueSeed | None:
     return LeagueSeed(seed) if type(seed) is int and 0 <= seed < SEED_BOUND else None
 
 
-def describe_seed(league: League) -> str:
+def describe_seed(league: League, seed: LeagueSeed) -> str:
     """The league's seed for ``league validate`` and ``league run``: its value, or that it is drawn at the first run."""
-    seed = league_seed(league)
     if seed.drawn is None:
         return f"seed {seed.value}"
     if seed.stored:

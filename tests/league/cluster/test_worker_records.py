@@ -13,6 +13,7 @@ from league.match.bot_spec import spec_from_data, spec_to_data
 from league.plan.bot_version import league_versions
 from league.plan.config import load_league
 from league.plan.manifest import write_manifest
+from league.plan.seed import league_seed
 from league.store.results import ResultStore
 from tests.league.cluster.test_shipping import bot_folder, bot_league, shipped_as_bytes
 
@@ -46,7 +47,7 @@ def test_a_bots_spec_is_kept_without_its_defaults_and_the_results_line_names_onl
     assert record["bots"]["greedy"] == {"name": "greedy", "builtin": "versus2048.greedy"}
     assert spec_to_data(spec_from_data(record["bots"]["slow"])) == spec_to_data(league.bots["slow"])
     league.output.mkdir(parents=True)
-    write_manifest(league, [spec])
+    write_manifest(league, league_seed(league), [spec])
     store = ResultStore(league.output / "games.jsonl")
     store.append(record)
     store.close()

@@ -16,8 +16,9 @@ import pytest
 import yaml
 
 from engine.core import derive_seed
-from league.cluster.runner import run_league, schedule
+from league.cluster.runner import run_league, schedule, start_run
 from league.plan.config import load_league
+from league.plan.league_schedule import league_plan
 from league.plan.manifest import read_manifest
 from league.plan.seed import SEED_FILE, keep_seed
 from league.replay.command import replay_command
@@ -120,11 +121,13 @@ def test_two_fresh_leagues_draw_different_seeds(tmp_path):
 def test_a_run_that_finds_a_seed_stored_since_it_drew_its_own_plays_on_the_stored_one(tmp_path):
     path = league_without_seed(tmp_path)
     late, early = load_league(path), load_league(path)
-    late_ids = [spec.game_id for spec in schedule(late)]  # drawn on a seed of its own, not stored yet
+    drawn = league_plan(late)  # drawn on a seed of its own, not stored yet
+    late_ids = [spec.game_id for spec in start_run(drawn.inputs).games]
     early.output.mkdir()
     stored = keep_seed(early)  # another run took the folder first and stored its seed
-    assert keep_seed(late) == stored and stored_seed(late.output) == stored.value
-    assert [spec.game_id for spec in schedule(late)] == [spec.game_id for spec in schedule(early)] != late_ids
+    assert keep_seed(late, drawn.seed) == stored and stored_seed(late.output) == stored.value
+    on_stored = start_run(drawn.on_seed(stored).inputs).games
+    assert [spec.game_id for spec in on_stored] == [spec.game_id for spec in schedule(early)] != late_ids
 
 
 def test_a_seed_written_in_the_file_is_used_and_stores_nothing(tmp_path):
