@@ -199,7 +199,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         if problem["type"] == "extra_forbidden":
             keys = _keys_at(problem["loc"])
             message = f"unknown key{did_you_mean(problem['loc'][-1], keys)}; keys here: {', '.join(keys)}"
-        if not problem["loc"] and re.match(r"[a-z_]+(\[\d+\])?: ", message):
+        if not problem["loc"] and re.match(r"[a-z_]+(\.[a-z_]+)*(\[\d+\])?: ", message):
             raise ConfigError(f"{path}: {message}") from None  # a rule between keys names its key itself
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
     game_class = GAMES[config.game]

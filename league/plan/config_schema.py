@@ -15,6 +15,7 @@ from engine import GAMES
 from league.match.did_you_mean import did_you_mean
 from league.plan.formats import FORMATS
 from league.plan.formats.knockout import KnockoutConfig
+from league.plan.formats.swiss import SwissConfig
 from league.plan.openings import OpeningsConfig
 from sandbox.cpus import usable_cores
 from sandbox.limits import Limits, SandboxMode
@@ -145,6 +146,7 @@ class LeagueConfig(_Strict):
     sprt: SprtConfig | None = None
     adaptive: AdaptiveConfig | None = None
     knockout: KnockoutConfig | None = None  # league.plan.formats.knockout
+    swiss: SwissConfig | None = None
     max_games: int = Field(20_000, ge=2, strict=True)
     seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
     concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs

@@ -18,6 +18,7 @@ from league.report.adaptive import adaptive_report
 from league.report.knockout import knockout_report
 from league.report.page import ReportParts, Section
 from league.report.sprt import sprt_section
+from league.report.swiss import swiss_section
 from league.stats.game_record import GameRecord
 
 FormatSection = Callable[[dict[str, Any], Sequence[GameRecord]], Section | ReportParts | None]
@@ -26,6 +27,7 @@ FORMAT_SECTIONS: dict[str, FormatSection] = {
     "sprt": sprt_section,
     "adaptive": adaptive_report,
     "knockout": knockout_report,
+    "swiss": swiss_section,
 }
 """Per format's name, its part of the report."""
 

@@ -1,6 +1,6 @@
 """League formats, one module a format behind ``base.Format``, registered in ``FORMATS`` (one line a format).
 
-``round_robin``, ``gauntlet``, ``tables``, ``solo``, ``sprt``, ``adaptive`` and ``knockout`` (each a module
+``round_robin``, ``gauntlet``, ``tables``, ``solo``, ``sprt``, ``adaptive``, ``knockout`` and ``swiss`` (each a module
 of its name); ``base`` (the interface: ``Format``, ``FormatRun``, ``FormatInputs``, ``ScheduledRun``);
 ``seats`` (whether a format seats a variant's games).
 
@@ -15,6 +15,7 @@ from league.plan.formats.round_robin import RoundRobin
 from league.plan.formats.seats import format_problem
 from league.plan.formats.solo import Solo
 from league.plan.formats.sprt import Sprt
+from league.plan.formats.swiss import SwissFormat
 from league.plan.formats.tables import Tables
 
 FORMATS: dict[str, Format] = registry(
@@ -26,6 +27,7 @@ FORMATS: dict[str, Format] = registry(
         Sprt(),
         Adaptive(),
         KnockoutFormat(),
+        SwissFormat(),
     ]
 )
 """Every format by its name in the league file, in the order an unknown format's refusal lists them."""

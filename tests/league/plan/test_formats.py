@@ -17,7 +17,7 @@ from tests.league.plan.test_format_move import league_path
 
 
 def test_the_registry_holds_each_format_once_by_its_name():
-    assert list(FORMATS) == ["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive", "knockout"]
+    assert list(FORMATS) == ["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive", "knockout", "swiss"]
     assert all(name == format_.name for name, format_ in FORMATS.items())
 
 
