@@ -9,8 +9,10 @@ jail shows), ``manifest`` (what the folder's ``league.json`` holds: the plan and
 ``sequential`` (an SPRT league's test, fed its pairs in schedule order as they are stored),
 ``adaptive_batches`` (an adaptive league's warm-up and batches, each planned from completed ones) with
 ``adaptive`` (its batches as games, fed the stored games) and ``adaptive_simulation`` (adaptive and
-round-robin leagues simulated on the synthetic game's model), and ``design_simulation`` (a league's
-design and the others that fit its bots, simulated on guessed strengths).
+round-robin leagues simulated on the synthetic game's model), ``design_simulation`` (a league's
+design and the others that fit its bots, simulated on guessed strengths), and ``format_simulation``
+(any format played through its real run on drawn games) with ``format_comparison`` (the formats that
+fit a field, sized to one budget of games).
 
 May import: ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
 """
