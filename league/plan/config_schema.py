@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from engine import GAMES
 from engine.core import plural, span
+from league.plan.formats.knockout import KnockoutConfig
 from league.plan.openings import OpeningsConfig
 from sandbox.cpus import usable_cores
 from sandbox.limits import Limits, SandboxMode
@@ -134,7 +135,7 @@ class LeagueConfig(_Strict):
     game: str
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
-    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive"] = "round_robin"
+    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive", "knockout"] = "round_robin"
     games_per_pair: int = Field(2, ge=1, strict=True)
     players_per_table: list[int] | None = None
     tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
@@ -142,6 +143,7 @@ class LeagueConfig(_Strict):
     candidates: list[str] = Field(default_factory=list)
     sprt: SprtConfig | None = None
     adaptive: AdaptiveConfig | None = None
+    knockout: KnockoutConfig | None = None  # league.plan.formats.knockout
     max_games: int = Field(20_000, ge=2, strict=True)
     seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
     concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs

@@ -50,7 +50,7 @@ def test_missing_file(tmp_path):
         ({"surprise": 1}, "surprise: unknown key"),
         (
             {"format": "swiss"},
-            "format: Input should be 'round_robin', 'gauntlet', 'tables', 'solo', 'sprt' or 'adaptive'",
+            "format: Input should be 'round_robin', 'gauntlet', 'tables', 'solo', 'sprt', 'adaptive' or 'knockout'",
         ),
         ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
         ({"limits": {"memory_mb": "lots"}}, "limits.memory_mb:"),
