@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from engine import GAMES
 from engine.core import plural, span
 from league.plan.formats.knockout import KnockoutConfig
+from league.plan.formats.swiss import SwissConfig
 from league.plan.openings import OpeningsConfig
 from sandbox.cpus import usable_cores
 from sandbox.limits import Limits, SandboxMode
@@ -135,7 +136,9 @@ class LeagueConfig(_Strict):
     game: str
     variants: dict[str, dict[str, Any]] = Field(default_factory=lambda: {"default": {}})
     bots: list[BotConfig] = Field(min_length=2)
-    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive", "knockout"] = "round_robin"
+    format: Literal["round_robin", "gauntlet", "tables", "solo", "sprt", "adaptive", "knockout", "swiss"] = (
+        "round_robin"
+    )
     games_per_pair: int = Field(2, ge=1, strict=True)
     players_per_table: list[int] | None = None
     tables: int = Field(10, ge=1, le=MAX_TABLES, strict=True)
@@ -144,6 +147,7 @@ class LeagueConfig(_Strict):
     sprt: SprtConfig | None = None
     adaptive: AdaptiveConfig | None = None
     knockout: KnockoutConfig | None = None  # league.plan.formats.knockout
+    swiss: SwissConfig | None = None
     max_games: int = Field(20_000, ge=2, strict=True)
     seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
     concurrency: int = Field(default_factory=usable_cores, ge=1)  # load_league: the cores a game needs

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from engine.core import Game, span
 
-PAIRS = ("round_robin", "gauntlet", "sprt", "adaptive")
+PAIRS = ("round_robin", "gauntlet", "sprt", "adaptive", "swiss")
 
 
 def seats_needed(format_: str, sizes: list[int] | None) -> list[int]:

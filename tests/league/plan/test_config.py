@@ -49,8 +49,9 @@ def test_missing_file(tmp_path):
         ({"games_per_pair": 0}, "games_per_pair: Input should be greater than or equal to 1"),
         ({"surprise": 1}, "surprise: unknown key"),
         (
-            {"format": "swiss"},
-            "format: Input should be 'round_robin', 'gauntlet', 'tables', 'solo', 'sprt', 'adaptive' or 'knockout'",
+            {"format": "ladder"},
+            "format: Input should be 'round_robin', 'gauntlet', 'tables', 'solo', 'sprt', 'adaptive', 'knockout' or"
+            " 'swiss'",
         ),
         ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
         ({"limits": {"memory_mb": "lots"}}, "limits.memory_mb:"),
