@@ -145,15 +145,18 @@ def test_the_formats_that_fit_are_compared_on_one_budget_below_the_designs(tmp_p
         "cluster (64 CPUs: 64 at once)",
     ]
     del rows["format"]
-    assert list(rows) == ["round robin", "adaptive"]
+    assert list(rows) == ["round robin", "adaptive", "swiss", "knockout (single)", "knockout (double)"]
     games, best, top, tau, here, cluster = rows["round robin"]
     assert games == "600" and best == top == "100%" and tau == "1.00"  # 250 Elo apart, 200 games a pair
     assert here == cluster == "-"
     assert "  round robin: games_per_pair 200" in out and "  adaptive: confidence 0.95, max_games 600" in out
+    assert "  swiss: 3 rounds, games_per_round 200" in out  # 3 rounds of 1 pairing (a bye a round) x 200
+    assert "  knockout (single): 150 pairs a series" in out and "seeding random" in out  # 2 series x 300 games
+    assert float(rows["knockout (single)"][0].replace(",", "")) >= 600
     short = write_league(tmp_path, **{**SYNTHETIC, "games_per_pair": 2})
     status, out, _ = league_cli("plan", str(short), "--simulate", "5", "--no-estimate")
     assert "about 6 games each (the mean games of the round_robin design above)" in out
-    assert list(formats_rows(out)) == ["format", "round robin"]  # an adaptive league's warm-up is the whole budget
+    assert "adaptive" not in formats_rows(out)  # an adaptive league's warm-up is the whole budget
 
 
 @pytest.mark.parametrize(

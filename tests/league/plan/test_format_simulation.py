@@ -10,7 +10,7 @@ from engine.synthetic.model import outcome_probabilities
 from league.plan.adaptive_batches import AdaptiveSettings
 from league.plan.adaptive_simulation import Model
 from league.plan.design_simulation import GuessedModel, simulate_round_robin, true_strengths
-from league.plan.format_comparison import Field, budget_of, formats_for
+from league.plan.format_comparison import budget_of, formats_for, synthetic_field
 from league.plan.format_simulation import (
     GameDraws,
     SimulatedFormat,
@@ -23,6 +23,7 @@ from league.plan.format_simulation import (
     top_right,
 )
 from league.plan.formats.base import FormatRun, ScheduledRun
+from league.plan.formats.knockout import KnockoutConfig, KnockoutFormat
 from league.plan.game_spec import GameSpec
 from league.plan.schedule import round_robin_schedule
 from league.stats.distinct import distinct_games
@@ -88,6 +89,34 @@ def test_a_four_bot_knockout_finds_the_best_as_often_as_the_closed_form_says():
     assert all(league.stages == [2, 1] and league.played == league.counted == 3 for league in outcome.leagues)
     assert outcome.wall_seconds(workers=64, seconds_per_game=10.0) == 20.0  # the final waits for round one
     assert outcome.wall_seconds(workers=1, seconds_per_game=10.0) == 30.0
+
+
+def test_the_real_knockout_finds_the_best_as_often_as_the_closed_form_says():
+    """``KnockoutRun`` seeded by the file's order, a series one seat-swapped pair, level: the higher seed goes on.
+
+    Without draws or a first seat, the higher seed i wins its series against j with
+    Q = 1 - (1 - p)^2 (it loses only both games), p = p(i beats j); seed 1 is the higher seed in each
+    of its series, so P(1 wins) = Q(1, 4) [Q(2, 3) Q(1, 2) + (1 - Q(2, 3)) Q(1, 3)].
+    """
+    elos = {"one": 120.0, "two": 80.0, "three": 40.0, "four": 0.0}
+
+    def q(first: str, second: str) -> float:
+        return 1 - (1 - p_beats(elos, first, second)) ** 2
+
+    exact = q("one", "four") * (q("two", "three") * q("one", "two") + (1 - q("two", "three")) * q("one", "three"))
+    field = synthetic_field(list(elos), budget=6)
+    settings = KnockoutConfig(pairs_per_series=1, extra_pairs=0, then="higher_seed", seeding="order")
+    bracket = SimulatedFormat(
+        "knockout",
+        "one pair a series",
+        lambda seed: KnockoutFormat().start(field.started(seed, format="knockout", knockout=settings)),
+    )
+    leagues = 4000
+    outcome = simulate_format(bracket, Model(elos), leagues, seed=3)
+    error = math.sqrt(exact * (1 - exact) / leagues)
+    assert abs(outcome.best_first - exact) < 4 * error, (outcome.best_first, exact)
+    assert all(league.stages == [4, 2] and league.played == 6 for league in outcome.leagues)
+    assert {league.order[0] for league in outcome.leagues} == set(elos)  # every bot wins some brackets
 
 
 def test_kendall_tau_matches_hand_counts():
@@ -173,7 +202,7 @@ def test_a_round_robin_played_through_records_is_right_as_often_as_one_drawn_in_
 
 def test_the_same_seed_gives_the_same_leagues_and_another_seed_others():
     elos = {"a": 0.0, "b": -30.0, "c": -60.0}
-    (robin,) = formats_for(Field("l", "v", list(elos), budget_of(4, 3)))
+    robin = formats_for(synthetic_field(list(elos), budget_of(4, 3)))[0]
     first, again, other = (simulate_format(robin, Model(elos), 30, seed) for seed in (1, 1, 2))
     assert [league.order for league in first.leagues] == [league.order for league in again.leagues]
     assert [league.order for league in first.leagues] != [league.order for league in other.leagues]
@@ -182,22 +211,51 @@ def test_the_same_seed_gives_the_same_leagues_and_another_seed_others():
 def test_each_format_fits_the_budget_and_one_that_stops_counts_only_what_it_used():
     elos = {"a": 0.0, "b": -40.0, "c": -80.0, "d": -120.0, "e": -160.0}
     settings = AdaptiveSettings(confidence=0.8, batch_units=8)
-    field = Field("l", "v", list(elos), budget_of(40, 5), 4, settings, SprtSettings(0, 5))
+    budget = budget_of(40, 5)
+    field = synthetic_field(list(elos), budget, 4, settings, SprtSettings(0, 5))
     compared = {format_.name: format_ for format_ in formats_for(field)}
-    assert list(compared) == ["round robin", "adaptive"]  # no SPRT for five bots
+    assert list(compared) == [  # no SPRT for five bots
+        "round robin", "adaptive", "swiss", "knockout (single)", "knockout (double)", "swiss + knockout",
+    ]  # fmt: skip
     assert compared["round robin"].settings == "games_per_pair 40"
-    outcome = simulate_format(compared["adaptive"], Model(elos), 20, seed=3)
-    assert all(league.counted <= league.played <= field.budget for league in outcome.leagues)
-    assert all(len(league.stages) >= 2 for league in outcome.leagues)  # a warm-up, then batches each on the last
-    assert formats_for(Field("l", "v", list(elos), budget_of(2, 5), adaptive=settings))[1:] == []  # warm-up only
-    pair = Field("l", "v", ["a", "b"], 400, 8, settings, SprtSettings(0, 5))
-    names = [format_.name for format_ in formats_for(pair)]
-    assert names == ["round robin", "sprt"]
+    assert compared["swiss"].settings == "4 rounds, games_per_round 50"  # 4 rounds x 2 pairings x 50 = 400
+    assert compared["knockout (single)"].settings.startswith("50 pairs a series")  # 4 series x 100 games = 400
+    assert compared["knockout (double)"].settings.startswith("25 pairs a series")  # 8 series x 50 games = 400
+    for name, format_ in compared.items():
+        outcome = simulate_format(format_, Model(elos), 10, seed=3)
+        assert all(league.counted <= league.played for league in outcome.leagues)
+        assert all(sorted(league.order) == sorted(elos) for league in outcome.leagues)
+        if name != "adaptive":  # a level series' extra pairs come on top of the budget
+            assert budget * 0.9 <= outcome.mean_games <= budget * 1.1, (name, outcome.mean_games)
+        else:
+            assert all(league.played <= budget for league in outcome.leagues)
+            assert all(len(league.stages) >= 2 for league in outcome.leagues)  # a warm-up, then batches
+    short = synthetic_field(list(elos), budget_of(2, 5), adaptive=settings)
+    assert "adaptive" not in [format_.name for format_ in formats_for(short)]  # the warm-up is the whole budget
+    pair = synthetic_field(["a", "b"], 400, 8, settings, SprtSettings(0, 5))
+    assert [format_.name for format_ in formats_for(pair)] == ["round robin", "sprt", "knockout (single)"]
     sprt = simulate_format(formats_for(pair)[1], Model({"a": 0.0, "b": -300.0}), 20, seed=1)
     assert all(league.played % 8 == 0 or league.played == 400 for league in sprt.leagues)  # 8 at once
     assert all(league.counted <= league.played for league in sprt.leagues)
     assert any(league.counted < league.played for league in sprt.leagues)  # stopped at its verdict, games in flight
     assert sprt.best_first == 1.0
+
+
+def test_the_qualifier_hands_its_best_to_the_knockout_after_its_last_round():
+    elos = {f"b{k}": -50.0 * k for k in range(10)}
+    field = synthetic_field(list(elos), budget_of(2, 10))
+    (staged,) = [format_ for format_ in formats_for(field) if format_.name == "swiss + knockout"]
+    assert "its best 8 to a single knockout" in staged.settings
+    run = staged.start(5)
+    played = play_format(run, list(elos), GameDraws(Model(elos), np.random.default_rng(1)))
+    swiss_games = len(run.qualifier.games)
+    finals = run.finals
+    assert finals is not None and len(finals.bracket.seeds) == 8
+    assert list(finals.bracket.seeds) == run.qualifier.final_order()[:8]  # seeded by the Swiss standings
+    assert played.played == swiss_games + len(finals.games)
+    assert played.order[8:] == run.qualifier.final_order()[8:]  # the two left out, in the qualifier's order
+    assert [spec.index for spec in run.games] == list(range(len(run.games)))
+    assert len(played.stages) == run.qualifier.rounds + 3  # Swiss rounds, then quarter-finals, semi-finals, final
 
 
 def test_wall_time_is_its_stages_one_after_another():
