@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -138,6 +138,12 @@ def field_seeds(inputs: FormatInputs) -> list[str]:
         ratings = stored_ratings(Path(settings.ratings_from), inputs.bots)
     seeds = seed_order(inputs.bots, settings.seeding, inputs.seed, ratings)
     return seeds[: settings.best] if settings.best is not None else seeds
+
+
+def qualified(order: Sequence[str], config: LeagueConfig) -> list[str]:
+    """A finals knockout's field by seed: the top ``knockout.best`` of a qualifier's final order (all without it)."""
+    best = settings_of(config).best
+    return list(order[:best] if best is not None else order)
 
 
 class KnockoutRun(FormatRun):
@@ -316,6 +322,7 @@ class KnockoutFormat(Format):
     name = "knockout"
     report_key = "knockout"
     plans_as_it_goes = True
+    keys: ClassVar[dict[str, str]] = {"knockout": "plays a bracket of series"}
 
     def seats(self, config: LeagueConfig) -> list[int]:
         """Two a game."""
@@ -358,6 +365,14 @@ class KnockoutFormat(Format):
         return (
             f"at most: {settings.elimination} elimination, {settings.pairs_per_series} seat-swapped pairs a series"
             f"{extra}, then {then}"
+        )
+
+    def fewer_games(self, config: LeagueConfig) -> str:
+        """Shorter series."""
+        settings = settings_of(config)
+        return (
+            f"play shorter series (knockout.pairs_per_series: {settings.pairs_per_series},"
+            f" knockout.extra_pairs: {settings.extra_pairs})"
         )
 
     def plan_lines(self, inputs: FormatInputs, planned: Sequence[GameSpec]) -> list[str]:

@@ -231,3 +231,15 @@ def test_bad_knockout_keys_are_refused_naming_the_key_and_the_fix(keys, message)
     with pytest.raises(ValueError) as refused:
         check_settings(config(list(STRENGTH), **keys))
     assert str(refused.value).startswith(message)
+
+
+def test_a_finals_knockout_seeds_the_best_k_of_a_qualifiers_order_in_a_stage_of_its_own():
+    from league.plan.formats.knockout import qualified
+
+    league = inputs(list(STRENGTH), best=4)
+    order = ["b", "d", "a", "e", "c"]  # a qualifier's final order
+    finals = KnockoutRun(league, qualified(order, league.config), stage="finals")
+    assert finals.bracket.seeds == ("b", "d", "a", "e")
+    alone = KnockoutRun(league, qualified(order, league.config))
+    assert {s.seats for s in finals.games} == {s.seats for s in alone.games}
+    assert not {s.game_id for s in finals.games} & {s.game_id for s in alone.games}  # the stage is in the ids
