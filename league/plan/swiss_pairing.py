@@ -25,20 +25,25 @@ Seats: in each pairing the bot that has sat first less often (``Standing.seat_le
 the round's first game; when level, a coin from the league seed, the round and the pair decides.
 
 A field of N bots pairs without a repeat for at most N - 1 rounds (N for an odd field, each round
-one bot sitting out): ``rounds_problem`` refuses more. Fewer can still run out of new pairings (6
-bots whose first three rounds left two triangles of unmet pairs): the round then repeats the
-fewest pairings it can, and says which (``RoundPairing.repeats``); ``pair_round`` with
+one bot sitting out): ``rounds_problem`` refuses more. Pairing round by round can still run into a
+corner (6 bots whose first three rounds left the unmet pairs two triangles), so given the league's
+``rounds`` the round takes the best of its pairings (tried best first, ``LOOKAHEAD_MATCHINGS`` at
+most) that leaves the rounds after it a pairing without repeats (``league.plan.swiss_lookahead``).
+Where none is found, the round takes its best pairing, and where even that does not exist, it
+repeats the fewest pairings it can and says which (``RoundPairing.repeats``); ``pair_round`` with
 ``allow_repeats=False`` raises ``SwissPairingError`` instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import heapq
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
 
 from engine.core import derive_seed, plural
+from league.plan.swiss_lookahead import LOOKAHEAD_MATCHINGS, LOOKAHEAD_STEPS, leaves_rounds, surely_pairs
 from league.plan.swiss_standings import Standing
 
 
@@ -92,6 +97,7 @@ def pair_round(
     draw_order: Sequence[str],
     seed: int,
     round_number: int,
+    rounds: int | None = None,
     allow_repeats: bool = True,
 ) -> RoundPairing:
     """The pairings of the next round (see the module docstring).
@@ -101,6 +107,7 @@ def pair_round(
         draw_order: Every bot, in the league's draw order (the last tie-break of the ranking).
         seed: The league seed (the coin for level seats).
         round_number: The round being paired (1 for the first).
+        rounds: The rounds the league plays, for the look-ahead (None: this round alone).
         allow_repeats: Whether a round that cannot pair without repeats repeats the fewest it can
             (else ``SwissPairingError``).
     """
@@ -108,10 +115,17 @@ def pair_round(
     if len(ranked) < 2:
         raise SwissPairingError(f"round {round_number}: a Swiss pairs two bots or more, not {len(ranked)}")
     candidates = _bye_candidates(ranked, table) if len(ranked) % 2 else [None]
+    left = 0 if rounds is None else rounds - round_number
+    looking = left > 0 and not surely_pairs(len(ranked), rounds or 0)
+    budget = [LOOKAHEAD_STEPS]
+    greedy = None
     for bye in candidates:
-        paired = _matching([bot for bot in ranked if bot != bye], table, allow_met=False)
-        if paired is not None:
-            return _round(paired, bye, table, seed, round_number)
+        for paired in _matchings([bot for bot in ranked if bot != bye], table, LOOKAHEAD_MATCHINGS if looking else 1):
+            greedy = greedy or (paired, bye)
+            if not looking or leaves_rounds(table, ranked, paired, bye, left, budget) is not False:
+                return _round(paired, bye, table, seed, round_number)
+    if greedy is not None:  # no pairing looked at leaves the later rounds a pairing without repeats: the best now
+        return _round(*greedy, table, seed, round_number)
     if not allow_repeats:
         raise SwissPairingError(
             f"round {round_number}: the {len(ranked)} bots cannot all meet new opponents after the pairings of the"
@@ -119,9 +133,9 @@ def pair_round(
             " repeat, and fewer when earlier pairings leave none"
         )
     bye = candidates[0]
-    paired = _matching([bot for bot in ranked if bot != bye], table, allow_met=True)
-    assert paired is not None  # every pair is an edge: the complete graph has a perfect matching
-    return _round(paired, bye, table, seed, round_number)
+    found = _matching([bot for bot in ranked if bot != bye], table, allow_met=True)
+    assert found is not None  # every pair is an edge: the complete graph has a perfect matching
+    return _round(found[0], bye, table, seed, round_number)
 
 
 def _bye_candidates(ranked: list[str], table: Mapping[str, Standing]) -> list[str]:
@@ -130,8 +144,44 @@ def _bye_candidates(ranked: list[str], table: Mapping[str, Standing]) -> list[st
     return [bot for bot in reversed(ranked) if table[bot].byes == fewest]
 
 
-def _matching(ranked: list[str], table: Mapping[str, Standing], allow_met: bool) -> list[tuple[str, str]] | None:
-    """A perfect matching of ``ranked`` by the module docstring's weights, each pair in ranking order; None if none."""
+def _matchings(ranked: list[str], table: Mapping[str, Standing], most: int) -> Iterator[list[tuple[str, str]]]:
+    """Perfect matchings of ``ranked`` without repeats, the best first, from at most ``most`` matchings computed.
+
+    After the best, the matchings with one more of a found matching's pairs left out, those left out
+    of better matchings first (Murty's ranking of assignments, without its partition: a matching
+    found twice is given once), ties in the order found: deterministic, and close to best first.
+    """
+    queue: list[tuple[int, int, frozenset[frozenset[str]]]] = [(0, 0, frozenset())]
+    tried, given = {frozenset()}, set()
+    count = 0
+    while queue and count < most:
+        _, _, left_out = heapq.heappop(queue)
+        found = _matching(ranked, table, allow_met=False, left_out=left_out)
+        count += 1
+        if found is None:
+            continue
+        paired, weight = found
+        key = frozenset(frozenset(pair) for pair in paired)
+        if key not in given:
+            given.add(key)
+            yield paired
+        for pair in paired:
+            more = left_out | {frozenset(pair)}
+            if more not in tried:
+                tried.add(more)
+                heapq.heappush(queue, (-weight, len(tried), more))
+
+
+def _matching(
+    ranked: list[str],
+    table: Mapping[str, Standing],
+    allow_met: bool,
+    left_out: frozenset[frozenset[str]] = frozenset(),
+) -> tuple[list[tuple[str, str]], int] | None:
+    """A perfect matching of ``ranked`` by the module docstring's weights, its pairs in ranking order, and its weight.
+
+    None when none exists (without the pairs that met unless ``allow_met``, and without ``left_out``).
+    """
     pairings = len(ranked) // 2
     halves = {bot: round(2 * table[bot].score) for bot in ranked}
     spread = max(halves.values()) - min(halves.values())
@@ -143,7 +193,7 @@ def _matching(ranked: list[str], table: Mapping[str, Standing], allow_met: bool)
     graph = nx.Graph()
     graph.add_nodes_from(ranked)
     for (a, b), times in met.items():
-        if times and not allow_met:
+        if (times and not allow_met) or frozenset((a, b)) in left_out:
             continue
         fits = 0 if table[a].seat_lean * table[b].seat_lean > 0 else 1
         squares = (halves[a] - halves[b]) ** 2
@@ -153,7 +203,8 @@ def _matching(ranked: list[str], table: Mapping[str, Standing], allow_met: bool)
         return None
     place = {bot: number for number, bot in enumerate(ranked)}
     ordered = [tuple(sorted(pair, key=place.__getitem__)) for pair in matching]
-    return sorted(ordered, key=lambda pair: place[pair[0]])  # type: ignore[return-value]
+    weight = sum(graph.edges[pair]["weight"] for pair in matching)
+    return sorted(ordered, key=lambda pair: place[pair[0]]), weight  # type: ignore[return-value]
 
 
 def _round(

@@ -192,7 +192,7 @@ class SwissRun(FormatRun):
         """Pair the next round from the standings after the rounds played; its games, numbered on from the last."""
         number = len(self.paired)
         table = standings(self.bots, self.played, self.games_per_round)
-        pairing = pair_round(table, self.draw_order, self.seed, number + 1)
+        pairing = pair_round(table, self.draw_order, self.seed, number + 1, self.rounds)
         league, fingerprints, openings = self._naming
         schedule = SwissSchedule(
             league, [self.variant], self.seed, fingerprints, [pairing.pairings], self.games_per_round, number
@@ -245,6 +245,8 @@ class SwissRun(FormatRun):
 
     def closing_lines(self) -> list[str]:
         """Who leads (or won) and by what: its score, Buchholz and Sonneborn-Berger, and what put it above the next."""
+        if not self.played:
+            return [f"swiss: no round of {self.rounds} played yet; run the league again to go on"]
         table = final_order(standings(self.bots, self.played, self.games_per_round), self.draw_order)
         top, runner_up = table[0], table[1]
         done = len(self.played) == self.rounds
@@ -280,6 +282,7 @@ class SwissFormat(Format):
     name = "swiss"
     report_key = "swiss"
     plans_as_it_goes = True
+    keys = {"swiss": "pairs bots by score round by round"}
 
     def seats(self, config: LeagueConfig) -> list[int]:
         """Two a game: a Swiss pairs bots (a table game is refused with the fix)."""
@@ -326,13 +329,20 @@ class SwissFormat(Format):
         )
         return f"{rounds}, {plural(games, 'game')} per pairing ({how})"
 
+    def fewer_games(self, config: LeagueConfig) -> str:
+        """Fewer rounds or fewer games a round."""
+        settings = swiss_settings(config)
+        rounds = rounds_of(settings, len(config.bots))
+        games = settings.games_per_round
+        return f"play fewer rounds (swiss.rounds: {rounds}) or games a round (swiss.games_per_round: {games})"
+
     def plan_lines(self, inputs: FormatInputs, planned: Sequence[GameSpec]) -> list[str]:
         """The bye of an odd field and the order that breaks the last ties."""
         settings = swiss_settings(inputs.config)
         order = "drawn from the league seed" if settings.seeding == "random" else "the file's"
-        lines = [f"  pairings by score each round; ties: Buchholz, Sonneborn-Berger, then the draw order ({order})"]
+        lines = [f"pairings by score each round; ties: Buchholz, Sonneborn-Berger, then the draw order ({order})"]
         if len(inputs.bots) % 2:
             points = plural(settings.games_per_round, "point")
             bots = len(inputs.bots)
-            lines.append(f"  {bots} bots: one sits out each round (a bye scores {points}, a win of each game)")
+            lines.append(f"{bots} bots: one sits out each round (a bye scores {points}, a win of each game)")
         return lines

@@ -145,7 +145,10 @@ def test_two_games_a_round_are_a_seat_swapped_pair_on_one_seed_and_one_game_foll
 
 def test_closing_line_names_the_winner_and_its_tie_breaks(tmp_path):
     run = SwissFormat().start(inputs_of(tmp_path, swiss={"rounds": 2, "seeding": "file"}))
-    assert run.closing_lines()[0].startswith("swiss: 0 of 2 rounds played")
+    assert run.closing_lines() == ["swiss: no round of 2 played yet; run the league again to go on"]
+    run.add([result_of(spec) for spec in run.games])
+    assert run.closing_lines()[0].startswith("swiss: 1 of 2 rounds played, ")
+    assert run.closing_lines()[0].endswith("; run the league again to go on")
     play_through(run)
     top = run.manifest()["swiss"]["standings"][0]
     line = run.closing_lines()[0]

@@ -5,21 +5,26 @@ source, so the pairing meets standings of every shape; the hand cases are worked
 """
 
 import itertools
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from league.plan.swiss_lookahead import leaves_rounds, surely_pairs
 from league.plan.swiss_pairing import SwissPairingError, max_rounds, pair_round, rounds_problem
 from league.plan.swiss_standings import Meeting, PlayedRound, Standing, decided_by, final_order, standings
 
 
-def simulate(field, rounds, games, seed):
+def simulate(field, rounds, games, seed, look_ahead=True):
     """A Swiss of ``field`` bots over ``rounds`` rounds, each pairing's points drawn at random; the rounds paired."""
     bots = [f"b{number}" for number in range(field)]
     draw = random.Random(seed)
     played, paired = [], []
     for number in range(rounds):
-        pairing = pair_round(standings(bots, played, games), bots, seed, number + 1)
+        pairing = pair_round(standings(bots, played, games), bots, seed, number + 1, rounds if look_ahead else None)
         paired.append(pairing)
         meetings = []
         for first, second in pairing.pairings:
@@ -45,6 +50,33 @@ def test_no_pair_meets_twice_while_the_field_surely_allows(field, rounds):
         assert all(not pairing.repeats for pairing in paired)
 
 
+@pytest.mark.parametrize("field", [5, 6, 7, 8, 10])
+def test_the_look_ahead_plays_as_many_rounds_as_the_field_allows_without_a_repeat(field):
+    rounds = max_rounds(field)
+    cornered = 0
+    for seed in range(12):
+        _, _, paired = simulate(field, rounds, 1, seed)
+        met = meetings_of(paired)
+        assert len(met) == len(set(met)) == rounds * (field // 2)  # every pair once: a whole round robin
+        cornered += any(pairing.repeats for pairing in simulate(field, rounds, 1, seed, look_ahead=False)[2])
+    if field in (5, 6):
+        assert cornered  # round by round alone, some of these leagues ran into a corner
+
+
+def test_the_look_ahead_sees_a_corner_coming():
+    # After rounds a-d b-e c-f and a-e b-f c-d, the third round a-f b-d c-e leaves two triangles
+    # (a b c, d e f): no fourth round without a repeat. Another third round leaves two rounds.
+    rounds = [[("a", "d"), ("b", "e"), ("c", "f")], [("a", "e"), ("b", "f"), ("c", "d")]]
+    played = [PlayedRound(tuple(Meeting(pair, (0.5, 0.5), (1, 0)) for pair in round_)) for round_ in rounds]
+    table = standings("abcdef", played, 1)
+    assert leaves_rounds(table, list("abcdef"), [("a", "f"), ("b", "d"), ("c", "e")], None, 2, [10_000]) is False
+    assert leaves_rounds(table, list("abcdef"), [("a", "b"), ("c", "e"), ("d", "f")], None, 2, [10_000]) is True
+    assert leaves_rounds(table, list("abcdef"), [("a", "b"), ("c", "e"), ("d", "f")], None, 2, [1]) is None
+    third = pair_round(table, "abcdef", 1, 3, rounds=5)
+    assert {frozenset(pair) for pair in third.pairings} != {frozenset("af"), frozenset("bd"), frozenset("ce")}
+    assert surely_pairs(8, 4) and not surely_pairs(8, 5) and surely_pairs(7, 4) and surely_pairs(40, 39)
+
+
 def test_a_field_left_without_new_pairings_repeats_the_fewest_and_says_which():
     # 6 bots whose three rounds met every pair across {a, b, c} x {d, e, f}: the unmet pairs are two
     # triangles, and a triangle of 3 cannot pair within itself, so round 4 repeats one pairing, no more.
@@ -60,7 +92,7 @@ def test_a_field_left_without_new_pairings_repeats_the_fewest_and_says_which():
     crossing = pairing.repeats[0]
     assert (set(crossing) & set("abc")) and (set(crossing) & set("def"))
     with pytest.raises(SwissPairingError, match="round 4: the 6 bots cannot all meet new opponents"):
-        pair_round(table, "abcdef", 1, 4, allow_repeats=False)
+        pair_round(table, "abcdef", 1, 4, rounds=5, allow_repeats=False)
 
 
 def test_equal_scores_meet_and_two_small_jumps_beat_one_large_one():
@@ -131,6 +163,29 @@ def test_the_same_standings_give_the_same_pairings_whatever_the_order_they_come_
         assert pair_round(dict(shuffled), bots, 3, 5) == pair_round(table, bots, 3, 5)
     again = simulate(12, 4, 1, seed=3)[2]
     assert again == paired
+
+
+def test_the_pairings_are_the_same_whatever_python_s_hash_seed():
+    # networkx's matching is deterministic given the order nodes and edges go in; sets of names (whose
+    # order moves with the hash seed) must never choose between equally good pairings.
+    script = (
+        "from tests.league.plan.test_swiss_pairing import simulate;"
+        "print(repr([simulate(9, 9, 1, 4)[2], simulate(12, 6, 1, 2)[2], simulate(6, 5, 2, 1)[2]]))"
+    )
+    root = Path(__file__).resolve().parents[3]
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(hash_seed), "PYTHONPATH": str(root)},
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in (1, 2)
+    }
+    here = repr([simulate(9, 9, 1, 4)[2], simulate(12, 6, 1, 2)[2], simulate(6, 5, 2, 1)[2]])
+    assert outputs == {here + "\n"}
 
 
 def test_too_many_rounds_are_refused_with_how_many_the_field_allows():
