@@ -338,11 +338,17 @@ def _print_comparison(
 def add_commands(commands: Any) -> None:
     """Register ``plan`` on the ``league`` parser."""
     plan = commands.add_parser(
-        "plan", help="simulate a league's design on guessed strengths: games, claims right, wall time, per format"
+        "plan",
+        help="simulate a league's design on guessed strengths, then every format that fits its bots on one budget"
+        " of games: games, claims right, the best found, top K, Kendall's tau, wall time",
     )
     plan.add_argument("file")
     plan.add_argument(
-        "--simulate", type=int, default=DEFAULT_LEAGUES, metavar="N", help="leagues simulated per design (100)"
+        "--simulate",
+        type=int,
+        default=DEFAULT_LEAGUES,
+        metavar="N",
+        help="leagues simulated per design and per format (100)",
     )
     plan.add_argument(
         "--elo", action="append", metavar="NAME=ELO", help="a bot's guessed Elo (every bot of a non-synthetic league)"
