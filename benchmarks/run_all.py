@@ -8,7 +8,7 @@ on (CPU, cores, memory, OS, Python, Ray, commit, load average), a table per area
 script printed. The full run takes about 24 minutes on an idle 2-core machine (fairness under
 three clocks about 14 of them, starvation about 3), sprt_errors about 19 more (under a load
 average of 2 to 4.5; its 0 against 5 nElo tests 15 of them), adaptive_efficiency about 5
-(under a load average of 1 to 3), hidden_truth about 4 and league_or_tournament about 5;
+(under a load average of 1 to 3), hidden_truth about 4 and league_or_tournament about 6;
 ``--quick`` about 6 (rougher figures, no 100,000-game report, SPRT tests of 0 against 20 nElo
 only, 5 simulated fields of adaptive leagues, 100 hidden-truth leagues). A script that fails or
 overruns its time limit leaves its figures "not measured" and the rest goes on.
