@@ -8,10 +8,10 @@ on (CPU, cores, memory, OS, Python, Ray, commit, load average), a table per area
 script printed. The full run takes about 24 minutes on an idle 2-core machine (fairness under
 three clocks about 14 of them, starvation about 3), sprt_errors about 19 more (under a load
 average of 2 to 4.5; its 0 against 5 nElo tests 15 of them), adaptive_efficiency about 5
-(under a load average of 1 to 3) and hidden_truth about 4; ``--quick`` about 6 (rougher figures,
-no 100,000-game report, SPRT tests of 0 against 20 nElo only, 5 simulated fields of adaptive
-leagues, 100 hidden-truth leagues). A script that fails or overruns its time limit leaves its
-figures "not measured" and the rest goes on.
+(under a load average of 1 to 3), hidden_truth about 4 and league_or_tournament about 6;
+``--quick`` about 6 (rougher figures, no 100,000-game report, SPRT tests of 0 against 20 nElo
+only, 5 simulated fields of adaptive leagues, 100 hidden-truth leagues). A script that fails or
+overruns its time limit leaves its figures "not measured" and the rest goes on.
 
 Figures of the full run rest on: league_throughput 3 interleaved repeats of 100 games of 50
 turns (300 a setting; the issue's 1,000 would add about 3.5 minutes) and of 1,000 2-turn
@@ -42,6 +42,7 @@ near 0.9 about 0.6 points, small enough to see a miscalibration of a few).
 | sprt_errors.py | SPRT wrong-verdict rates beside alpha and beta, mean games beside a fixed-length test's (simulated) |
 | adaptive_efficiency.py | adaptive leagues' games beside a round robin's (simulated); idle workers at batches (Ray) |
 | hidden_truth.py | leagues of known strengths (simulated): interval coverage, LOS calibration, settled places wrong |
+| league_or_tournament.py | every format on one budget, simulated through its real run: best found, top 3, tau, wall |
 | bot_version_speed.py | a warm bot version of a 100 MB folder and of 10,000 files beside the cold digest |
 
 Scripts that accept ``--figures FILE`` write their figures as JSON (``benchmarks/figures.py``);
@@ -135,6 +136,7 @@ SCRIPTS = [
     Script("sprt_errors", "statistics", (), ("--tests", "200", "--elo1", "20"), 2400),
     Script("adaptive_efficiency", "statistics", (), ("--quick",), 1500),
     Script("hidden_truth", "statistics", ("--leagues", "2000"), ("--leagues", "100"), 1200),
+    Script("league_or_tournament", "statistics", (), ("--quick",), 900),
     Script("bot_version_speed", "versions", ("--repeats", "3"), ("--repeats", "1"), 300),
 ]
 

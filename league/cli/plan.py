@@ -12,6 +12,14 @@ The strengths: a synthetic league's ``model`` bots state theirs in ``params`` (E
 its variant its draw rate, first-seat advantage and cycle; any other bot needs ``--elo NAME=ELO``
 (one line names the bots without a guess, exit status 2). ``--draw-rate`` and ``--first-seat-elo``
 override the variant's (0 for other games).
+
+Below, a second table compares every format that fits the bots on one budget of games
+(``league.plan.format_comparison``: by default the mean games of the file's own design, ``--budget
+GAMES`` to say another), each played N times through its real run (``league.plan.format_simulation``):
+per format its games (mean), the chance that the truly strongest bot comes first and that its first
+K (``--top K``, default 3) are the true top K, its mean Kendall's tau to the true order, and its
+wall time here and on the cluster, its stages one after another (a knockout's rounds cannot
+overlap, however many workers there are).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from league.stats.ties import best_first
 
 if TYPE_CHECKING:
     from league.plan.design_simulation import DesignOutcome, GuessedModel
+    from league.plan.format_simulation import FormatOutcome
 
 DEFAULT_LEAGUES = 100
 DEFAULT_CLUSTER_CPUS = 64
@@ -213,6 +222,57 @@ def _notes(outcomes: list[DesignOutcome], leagues: int, timed: tuple[float, str]
     return lines
 
 
+def _share(share: float) -> str:
+    """A share as a whole percentage."""
+    return f"{share:.0%}"
+
+
+def _comparison_rows(
+    outcomes: list[FormatOutcome],
+    top: int,
+    timed: float | None,
+    workers: tuple[int, int],
+    cpus: int,
+) -> list[list[str]]:
+    """The formats' table: a header, a row a format (``top`` clipped to the bots less one; wall times ``-`` untimed).
+
+    Args:
+        outcomes: The formats simulated.
+        top: The K of "top K right".
+        timed: Seconds a game, None when not timed.
+        workers: Games at once here and on the cluster.
+        cpus: The cluster's CPUs.
+    """
+    here, cluster = workers
+    shown = min(top, len(outcomes[0].top_right)) if outcomes else 1
+    header = ["format", "games (mean)", "best first"]
+    header += [f"top {shown} right"] if shown > 1 else []
+    header += ["tau (mean)", f"here ({here} at once)", f"cluster ({cpus} CPUs: {cluster} at once)"]
+    rows = [header]
+    for outcome in outcomes:
+        tops = [_share(outcome.top_right[shown - 1])] if shown > 1 else []
+        tau = "-" if math.isnan(outcome.mean_tau) else f"{outcome.mean_tau:.2f}"
+        walls = ["-", "-"] if timed is None else [_wall(outcome.wall_seconds(count, timed)) for count in workers]
+        rows.append([outcome.name, f"{outcome.mean_games:,.0f}", _share(outcome.best_first), *tops, tau, *walls])
+    return rows
+
+
+def _comparison_notes(outcomes: list[FormatOutcome], leagues: int) -> list[str]:
+    """What each format was, and what the columns mean."""
+    lines = [f"  {outcome.name}: {outcome.settings}" for outcome in outcomes]
+    lines.append(
+        "  best first: the truly strongest bot (the best true mean score against the field) is first in the"
+        " format's final order (its own, else the standings' Bradley-Terry order of its games); top K right: its"
+        " first K are the true K strongest; tau: Kendall's tau-b of its order to the true strengths (1 the true"
+        f" order, 0 no better than a draw of lots); a share's standard error is at most {0.5 / math.sqrt(leagues):.1%}"
+    )
+    lines.append(
+        "  wall time: a format's stages one after another (each stage waits for the games it is planned from:"
+        " a knockout's rounds, a Swiss round, an adaptive batch), each in rounds of as many games as run at once"
+    )
+    return lines
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     """Simulate the league's design and the others that fit its bots; print games, claims right and wall time."""
     from league.plan.cores import cluster_concurrency, need_of
@@ -222,6 +282,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
         raise UsageError(f"--simulate {args.simulate}: give how many leagues to simulate, 1 or more (e.g. 100)")
     if args.seed < 0:
         raise UsageError(f"--seed {args.seed}: give a seed of 0 or more")
+    if args.budget is not None and args.budget < 2:
+        raise UsageError(f"--budget {args.budget}: give the games each format may play, 2 or more (e.g. 1000)")
+    if args.top < 1:
+        raise UsageError(f"--top {args.top}: give how many of the best to check, 1 or more (e.g. 3)")
     if args.cluster_cpus < 1:
         raise UsageError(f"--cluster-cpus {args.cluster_cpus}: give the cluster's CPUs, 1 or more (e.g. 64)")
     league = load(args, create_output=False)
@@ -239,17 +303,52 @@ def cmd_plan(args: argparse.Namespace) -> int:
     print(f"  {_strengths_line(model)}; the true order: {' > '.join(order)}")
     print(_table(_rows(outcomes, None if timed is None else timed[0], workers, args.cluster_cpus)))
     print("\n".join(_notes(outcomes, args.simulate, timed)))
+    _print_comparison(league, model, args, outcomes, timed, workers)
     return 0
+
+
+def _print_comparison(
+    league: League,
+    model: GuessedModel,
+    args: argparse.Namespace,
+    designs: list[DesignOutcome],
+    timed: tuple[float, str] | None,
+    workers: tuple[int, int],
+) -> None:
+    """The formats' table (``league.cli.plan_formats``), on ``--budget`` games or the file's own design's mean games."""
+    from league.plan.design_simulation import DEFAULT_SPRT
+    from league.plan.format_comparison import compare_formats, field_of
+    from league.stats.sprt import SprtSettings
+
+    config = league.config
+    budget = args.budget if args.budget is not None else round(designs[0].mean_games)
+    given = config.sprt
+    test = SprtSettings(given.elo0, given.elo1, given.alpha, given.beta) if given else DEFAULT_SPRT
+    outcomes = compare_formats(field_of(league, budget, test), model, args.simulate, args.seed, args.top)
+    whose = "--budget" if args.budget is not None else f"the mean games of the {config.format} design above"
+    print(
+        f"\nformats compared on about {plural(budget, 'game')} each ({whose}),"
+        f" each simulated {plural(args.simulate, 'time')}"
+    )
+    seconds = None if timed is None else timed[0]
+    print(_table(_comparison_rows(outcomes, args.top, seconds, workers, args.cluster_cpus)))
+    print("\n".join(_comparison_notes(outcomes, args.simulate)))
 
 
 def add_commands(commands: Any) -> None:
     """Register ``plan`` on the ``league`` parser."""
     plan = commands.add_parser(
-        "plan", help="simulate a league's design on guessed strengths: games, claims right, wall time, per format"
+        "plan",
+        help="simulate a league's design on guessed strengths, then every format that fits its bots on one budget"
+        " of games: games, claims right, the best found, top K, Kendall's tau, wall time",
     )
     plan.add_argument("file")
     plan.add_argument(
-        "--simulate", type=int, default=DEFAULT_LEAGUES, metavar="N", help="leagues simulated per design (100)"
+        "--simulate",
+        type=int,
+        default=DEFAULT_LEAGUES,
+        metavar="N",
+        help="leagues simulated per design and per format (100)",
     )
     plan.add_argument(
         "--elo", action="append", metavar="NAME=ELO", help="a bot's guessed Elo (every bot of a non-synthetic league)"
@@ -273,6 +372,19 @@ def add_commands(commands: Any) -> None:
         default=DEFAULT_CLUSTER_CPUS,
         metavar="C",
         help="the cluster's CPUs for its wall time (64)",
+    )
+    plan.add_argument(
+        "--budget",
+        type=int,
+        metavar="GAMES",
+        help="games each compared format is sized to (default: the mean games of the file's own design)",
+    )
+    plan.add_argument(
+        "--top",
+        type=int,
+        default=3,
+        metavar="K",
+        help="the formats' table checks the first K against the true top K (3)",
     )
     plan.add_argument("--no-estimate", action="store_true", help="skip the sample games (and the wall time)")
     plan.set_defaults(handler=cmd_plan)

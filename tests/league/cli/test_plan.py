@@ -115,3 +115,57 @@ def test_a_league_it_does_not_model_is_refused_in_one_line(tmp_path, league_cli,
     path = write_league(tmp_path, **overrides)
     status, _, err = league_cli("plan", str(path), "--no-estimate")
     assert status == 2 and err.count("\n") == 1 and expected in err
+
+
+def formats_rows(out: str) -> dict[str, list[str]]:
+    """The formats' table (the second) by format: its cells split on runs of two spaces or more."""
+    lines = out.splitlines()
+    start = next(number for number, line in enumerate(lines) if line.startswith("formats compared on about"))
+    rows = {}
+    for line in lines[start + 1 :]:
+        if line.startswith(" "):
+            break
+        cells = [cell.strip() for cell in line.split("  ") if cell.strip()]
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_the_formats_that_fit_are_compared_on_one_budget_below_the_designs(tmp_path, league_cli):
+    path = write_league(tmp_path, **SYNTHETIC)
+    status, out, err = league_cli("plan", str(path), "--simulate", "20", "--no-estimate", "--budget", "600")
+    assert status == 0, err
+    assert "formats compared on about 600 games each (--budget), each simulated 20 times" in out
+    rows = formats_rows(out)
+    assert rows["format"] == [
+        "games (mean)",
+        "best first",
+        "top 2 right",
+        "tau (mean)",
+        "here (2 at once)",
+        "cluster (64 CPUs: 64 at once)",
+    ]
+    del rows["format"]
+    assert list(rows) == ["round robin", "adaptive", "swiss", "knockout (single)", "knockout (double)"]
+    games, best, top, tau, here, cluster = rows["round robin"]
+    assert games == "600" and best == top == "100%" and tau == "1.00"  # 250 Elo apart, 200 games a pair
+    assert here == cluster == "-"
+    assert "  round robin: games_per_pair 200" in out and "  adaptive: confidence 0.95, max_games 600" in out
+    assert "  swiss: 3 rounds, games_per_round 200" in out  # 3 rounds of 1 pairing (a bye a round) x 200
+    assert "  knockout (single): 150 pairs a series" in out and "seeding random" in out  # 2 series x 300 games
+    assert float(rows["knockout (single)"][0].replace(",", "")) >= 600
+    short = write_league(tmp_path, **{**SYNTHETIC, "games_per_pair": 2})
+    status, out, _ = league_cli("plan", str(short), "--simulate", "5", "--no-estimate")
+    assert "about 6 games each (the mean games of the round_robin design above)" in out
+    assert "adaptive" not in formats_rows(out)  # an adaptive league's warm-up is the whole budget
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (["--budget", "1"], "--budget 1: give the games each format may play, 2 or more"),
+        (["--top", "0"], "--top 0: give how many of the best to check, 1 or more"),
+    ],
+)
+def test_a_wrong_budget_or_top_is_one_line_naming_the_fix(tmp_path, league_cli, arguments, expected):
+    status, out, err = league_cli("plan", str(write_league(tmp_path, **SYNTHETIC)), "--no-estimate", *arguments)
+    assert status == 2 and out == "" and err.count("\n") == 1 and expected in err
