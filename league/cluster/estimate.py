@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.core import plural
 from league.plan.config import League
-from league.plan.formats import FORMATS
+from league.plan.formats import league_format
 from league.plan.schedule import Schedule
 from league.store.results import split_record
 
@@ -116,7 +116,7 @@ class Estimate:
 
 def _fewer_games(league: League) -> str:
     """How to make a league smaller, in its own format's key (``Format.fewer_games``)."""
-    return FORMATS[league.config.format].fewer_games(league.config)
+    return league_format(league.config).fewer_games(league.config)
 
 
 def estimate(

@@ -36,7 +36,7 @@ from league.match.bot_spec import spec_to_data
 from league.plan.bot_version import league_versions
 from league.plan.config import League
 from league.plan.cores import need_of
-from league.plan.formats import FORMATS
+from league.plan.formats import league_format
 from league.plan.formats.base import FormatInputs, FormatRun
 from league.plan.game_spec import GameSpec
 from league.plan.league_schedule import LeaguePlan, league_inputs, league_plan
@@ -102,7 +102,7 @@ def schedule(league: League) -> list[GameSpec]:
 
 def start_run(inputs: FormatInputs) -> FormatRun:
     """The league's format's play from its first game on (``Format.start``); its games' ids checked distinct."""
-    run = FORMATS[inputs.config.format].start(inputs)
+    run = league_format(inputs.config).start(inputs)
     if len({spec.game_id for spec in run.games}) != len(run.games):
         raise ValueError("two scheduled games share an id")
     return run
@@ -313,13 +313,15 @@ def _take(
     """
     run = summary.run
     assert run is not None
-    shown, kept = run.progress(), run.manifest()
-    pending.extend(run.add(stored))
+    shown, kept, before = run.progress(), run.manifest(), len(run.games)
+    planned = run.add(stored)
+    summary.skipped += len(run.games) - before - len(planned)  # planned already stored (a stage that resumed)
+    pending.extend(planned)
     if run.over:
         pending.clear()  # games in flight are stored; they count for nothing
     if run.manifest() != kept:
         counted = run.counted
-        write_manifest(league, seed, counted, run.manifest(), FORMATS[league.config.format].plans_as_it_goes)
+        write_manifest(league, seed, counted, run.manifest(), league_format(league.config).plans_as_it_goes)
         summary.total = len(counted) if run.over else len(run.games)
     if on_run and run.progress() != shown:
         on_run(run)

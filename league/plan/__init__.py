@@ -12,10 +12,10 @@ its pairs in schedule order as they are stored), ``adaptive_batches`` (an adapti
 and batches, each planned from completed ones) with ``adaptive`` (its batches as games, fed the stored
 games) and ``adaptive_simulation`` (adaptive and round-robin leagues simulated on the synthetic game's
 model), ``design_simulation`` (a league's design and the others that fit its bots, simulated on
-guessed strengths), ``format_simulation``
-(any format played through its real run on drawn games) with ``format_comparison`` (the formats that
-fit a field, sized to one budget of games), and ``swiss_pairing`` (a Swiss round paired from the standings by maximum-weight
-matching) with ``swiss_lookahead`` (a pairing that leaves the later rounds one without repeats) and
+guessed strengths), ``format_simulation`` (any format played through its real run on drawn games)
+with ``format_comparison`` (the formats that fit a field, sized to one budget of games), and
+``swiss_pairing`` (a Swiss round paired from the standings by maximum-weight matching) with
+``swiss_lookahead`` (a pairing that leaves the later rounds one without repeats) and
 ``swiss_standings`` (its scores, Buchholz and Sonneborn-Berger).
 
 May import: ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.

@@ -27,7 +27,7 @@ from league.match.players import check_builtin_params, check_command, check_prog
 from league.plan.bot_folders import league_folders_problem
 from league.plan.config_schema import BotConfig, LeagueConfig
 from league.plan.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
-from league.plan.formats import FORMATS, format_problem
+from league.plan.formats import format_problem, league_format
 from league.plan.openings import Openings
 from league.plan.openings import resolve as resolve_openings
 from league.store.folder import output_problem
@@ -204,7 +204,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         raise ConfigError(f"{path}: {_where(problem['loc'])}: {message}") from None
     game_class = GAMES[config.game]
     games = {name: _variant(path, game_class, name, params) for name, params in config.variants.items()}
-    problem = format_problem(FORMATS[config.format], config, games)
+    problem = format_problem(league_format(config), config, games)
     if problem:
         raise ConfigError(f"{path}: {problem}")
     bots = {bot.name: _bot(path, list(games.values()), index, bot) for index, bot in enumerate(config.bots)}

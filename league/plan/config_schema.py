@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from engine import GAMES
 from league.match.did_you_mean import did_you_mean
-from league.plan.formats import FORMATS
+from league.plan.formats import FORMATS, league_format
+from league.plan.formats.finals import FinalsConfig, check_finals
 from league.plan.formats.knockout import KnockoutConfig
 from league.plan.formats.swiss import SwissConfig
 from league.plan.openings import OpeningsConfig
@@ -146,6 +147,7 @@ class LeagueConfig(_Strict):
     sprt: SprtConfig | None = None
     adaptive: AdaptiveConfig | None = None
     knockout: KnockoutConfig | None = None  # league.plan.formats.knockout
+    finals: FinalsConfig | None = None  # league.plan.formats.finals
     swiss: SwissConfig | None = None
     max_games: int = Field(20_000, ge=2, strict=True)
     seed: int | None = Field(None, ge=0, lt=2**63)  # None: drawn at the first run (league.plan.seed)
@@ -207,6 +209,7 @@ class LeagueConfig(_Strict):
         if duplicates:
             raise ValueError(f"bots: duplicate bot name {duplicates[0]!r}")
         FORMATS[self.format].check(self)  # its own keys and rules (league.plan.formats)
+        check_finals(self, FORMATS)
         self._check_other_formats_keys()
         if not self.variants:
             raise ValueError("variants: give at least one variant (or leave the key out)")
@@ -218,7 +221,7 @@ class LeagueConfig(_Strict):
         Whether every variant can seat the format's games is checked once the variants are built
         (``league.plan.formats.format_problem``).
         """
-        own = FORMATS[self.format].keys
+        own = league_format(self).keys
         for key in type(self).model_fields:
             if key not in self.model_fields_set or key in own:
                 continue

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import Game, plural
 from league.match.bot_spec import BotSpec
-from league.plan.formats import FORMATS
+from league.plan.formats import league_format
 from sandbox.cpus import usable_cores
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def _fix(need: int, cores: int, clock: str, concurrency: int) -> str:
 
 def need_of(config: LeagueConfig, games: Mapping[str, Game], bots: Mapping[str, BotSpec]) -> int:
     """``cores_per_game`` of a league's parts: its format's seats (``Format.seats``), variants, bots, limits.cores."""
-    seats = FORMATS[config.format].seats(config) or [2]
+    seats = league_format(config).seats(config) or [2]
     return cores_per_game(games.values(), seats, bots.values(), config.limits.cores)
 
 

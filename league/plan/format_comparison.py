@@ -22,18 +22,17 @@ by default the league's own round robin, ``budget_of``), by these rules:
   standings into a single-elimination knockout sized to the games the Swiss left.
 
 Each is played through its real run: a round robin's ``ScheduledRun`` of
-``league.plan.schedule.round_robin_schedule``, the adaptive league's ``AdaptiveTracker`` and the
-SPRT's ``SprtTracker`` (the runs the league plays today, ``TrackedRun`` giving them the
-``FormatRun`` face), ``SwissRun`` and ``KnockoutRun`` started by their formats, and the qualifier and
-finals as ``QualifiedRun``: the Swiss's run, then a knockout's run of its best K seeded by its
-final order, as the league's two stages play them. ``COMPARED`` lists the formats compared, one
-line a format: a new format is one more line there.
+``league.plan.schedule.round_robin_schedule``, the adaptive league's ``AdaptiveRun`` and the
+SPRT's ``SprtRun`` (the runs the league plays), ``SwissRun`` and ``KnockoutRun`` started by their
+formats, and the qualifier and finals as the league plays them (``league.plan.formats.finals``:
+the Swiss's run, then a knockout's run of its best K seeded by its standings). ``COMPARED`` lists
+the formats compared, one line a format: a new format is one more line there.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import GAMES
@@ -45,17 +44,16 @@ from league.plan.bracket import Bracket
 from league.plan.config import League
 from league.plan.config_schema import LeagueConfig
 from league.plan.format_simulation import FormatOutcome, SimulatedFormat, simulate_format
+from league.plan.formats.adaptive import AdaptiveRun
 from league.plan.formats.base import FormatInputs, FormatRun, ScheduledRun
-from league.plan.formats.knockout import KnockoutConfig, KnockoutFormat, KnockoutRun
+from league.plan.formats.finals import FinalsConfig, Staged
+from league.plan.formats.knockout import KnockoutConfig, KnockoutFormat
+from league.plan.formats.sprt import SprtRun
 from league.plan.formats.swiss import SwissConfig, SwissFormat, rounds_of
-from league.plan.game_spec import GameSpec
 from league.plan.schedule import round_robin_schedule
 from league.plan.sequential import SprtTracker
-from league.stats.game_record import GameRecord
 from league.stats.sprt import SprtSettings
 
-FINALS = "finals"
-"""The knockout stage's name in the game ids of a Swiss then knockout."""
 MOST_FINALISTS = 8
 
 
@@ -131,81 +129,6 @@ def field_of(league: League, budget: int, sprt: SprtSettings) -> Field:
     return Field(inputs, budget, league.config.concurrency, adaptive_settings(league), sprt)
 
 
-class TrackedRun(FormatRun):
-    """An adaptive league's ``AdaptiveTracker`` or an SPRT's ``SprtTracker`` over its schedule, as a ``FormatRun``."""
-
-    def __init__(self, tracker: AdaptiveTracker | SprtTracker, schedule: Sequence[GameSpec] = ()) -> None:
-        self.tracker = tracker
-        self._schedule = list(schedule)
-
-    @property
-    def games(self) -> Sequence[GameSpec]:
-        """The tracker's games (an SPRT: its whole schedule)."""
-        return self.tracker.games if isinstance(self.tracker, AdaptiveTracker) else self._schedule
-
-    def add(self, records: Iterable[GameRecord]) -> list[GameSpec]:
-        """Feed the tracker; the games it plans next (an SPRT plans none: its schedule is whole)."""
-        planned = self.tracker.add(records)
-        return planned if isinstance(planned, list) else []
-
-    @property
-    def over(self) -> bool:
-        """Whether it stopped: an adaptive league settled or capped, an SPRT at its verdict."""
-        return self.tracker.decided
-
-    @property
-    def counted(self) -> Sequence[GameSpec]:
-        """The games its result rests on: an adaptive league's batches taken, an SPRT's pairs taken."""
-        if isinstance(self.tracker, AdaptiveTracker):
-            return self.tracker.counted_games
-        return self._schedule[: 2 * self.tracker.pairs_taken]
-
-
-class QualifiedRun(FormatRun):
-    """A qualifier's run, then a knockout of its best ``finalists`` seeded by its final order (its games numbered on).
-
-    Args:
-        qualifier: The qualifier's run (its ``final_order`` once its last game is taken).
-        finals: The knockout's run, from the qualifier's order, best first.
-    """
-
-    def __init__(self, qualifier: FormatRun, finals: Callable[[Sequence[str]], KnockoutRun]) -> None:
-        self.qualifier, self.finals_of = qualifier, finals
-        self.finals: KnockoutRun | None = None
-        self._games = list(qualifier.games)
-        self._given: set[str] = set()
-
-    @property
-    def games(self) -> Sequence[GameSpec]:
-        """The qualifier's games, then the finals' (numbered on)."""
-        return self._games
-
-    def add(self, records: Iterable[GameRecord]) -> list[GameSpec]:
-        """Feed the stage each game is of; once every game of the qualifier is in, the finals' first games."""
-        records = [record for record in records if not record.infra]
-        if self.finals is not None:
-            return self._numbered(self.finals.add(records))
-        self._given.update(record.game_id for record in records)
-        planned = list(self.qualifier.add(records))
-        self._games += planned
-        if planned or any(spec.game_id not in self._given for spec in self.qualifier.games):
-            return planned
-        self.finals = self.finals_of(self.qualifier.final_order() or [])
-        return self._numbered(list(self.finals.games))
-
-    def _numbered(self, specs: list[GameSpec]) -> list[GameSpec]:
-        made = [dataclasses.replace(spec, index=len(self._games) + k) for k, spec in enumerate(specs)]
-        self._games += made
-        return made
-
-    def final_order(self) -> list[str] | None:
-        """The knockout's placing, then the bots it left out in the qualifier's order."""
-        if self.finals is None:
-            return None
-        placed = self.finals.final_order()
-        return [*placed, *(bot for bot in self.qualifier.final_order() or [] if bot not in placed)]
-
-
 def round_robin(field: Field) -> SimulatedFormat | None:
     """A round robin of the most games per pair that fit the budget (2 at least)."""
     per_pair = max(2, 2 * (field.budget // (2 * field.pairs)))
@@ -225,7 +148,8 @@ def adaptive(field: Field) -> SimulatedFormat | None:
         return None
 
     def start(seed: int) -> FormatRun:
-        return TrackedRun(AdaptiveTracker(field.league, field.bots, field.variant, seed, {}, settings))
+        tracker = AdaptiveTracker(field.league, field.bots, field.variant, seed, {}, settings)
+        return AdaptiveRun(tracker, {"max_games": 2 * settings.max_units})
 
     described = f"confidence {settings.confidence:g}, max_games {2 * settings.max_units:,}"
     return SimulatedFormat("adaptive", described, start)
@@ -242,7 +166,7 @@ def sprt(field: Field) -> SimulatedFormat | None:
     def start(seed: int) -> FormatRun:
         schedule = list(round_robin_schedule(field.league, field.bots, [field.variant], most, seed))
         tracker = SprtTracker(candidate, baseline, test, [spec.game_id for spec in schedule])
-        return TrackedRun(tracker, schedule)
+        return SprtRun(schedule, tracker, {})
 
     described = f"H0 {test.elo0:g}, H1 {test.elo1:g} normalized Elo, max_games {most:,}"
     return SimulatedFormat("sprt", described, start, wave=max(2, field.workers + field.workers % 2))
@@ -309,11 +233,8 @@ def swiss_then_knockout(field: Field) -> SimulatedFormat | None:
     finals = knockout_settings(field, "single", finalists, max(0, field.budget - qualifier_games))
 
     def start(seed: int) -> FormatRun:
-        def knockout_of(order: Sequence[str]) -> KnockoutRun:
-            inputs = field.started(seed, format="knockout", knockout=finals)
-            return KnockoutRun(inputs, list(order[:finalists]), FINALS)
-
-        return QualifiedRun(SwissFormat().start(field.started(seed, format="swiss", swiss=qualifier)), knockout_of)
+        stages = {"swiss": qualifier, "knockout": finals, "finals": FinalsConfig(best=finalists)}
+        return Staged(SwissFormat(), KnockoutFormat(), finalists).start(field.started(seed, format="swiss", **stages))
 
     described = (
         f"swiss of {qualifier.rounds} rounds, games_per_round {qualifier.games_per_round}; its best {finalists}"

@@ -18,7 +18,7 @@ from typing import Any
 from league.match.bot_spec import spec_to_data
 from league.plan.bot_version import league_versions
 from league.plan.config import League
-from league.plan.formats import FORMATS
+from league.plan.formats import league_format
 from league.plan.formats.base import Format, FormatInputs
 from league.plan.schedule import Schedule
 from league.plan.seed import LeagueSeed, league_seed
@@ -62,7 +62,7 @@ class LeaguePlan:
     @property
     def format(self) -> Format:
         """The league's format (``league.plan.formats.FORMATS``)."""
-        return FORMATS[self.league.config.format]
+        return league_format(self.league.config)
 
     def planned(self) -> Schedule:
         """The most its format may play, counted, not built (``Format.planned``)."""

@@ -33,7 +33,23 @@ FORMAT_SECTIONS: dict[str, FormatSection] = {
 
 
 def format_parts(manifest: dict[str, Any], records: Sequence[GameRecord]) -> ReportParts | None:
-    """The part of the report of the league's format (``FORMAT_SECTIONS``), or None for a format without one."""
-    own = FORMAT_SECTIONS.get(str(manifest.get("format", "")))
+    """The part of the report of the league's format (``FORMAT_SECTIONS``), then its finals' (``finals``), or None.
+
+    A league with finals (``league.plan.formats.finals``) names its qualifier's format and keeps the
+    finals' format in ``finals.format``: the report shows the qualifier's part, then the finals'.
+    """
+    finals = manifest.get("finals") or {}
+    parts = [_part(manifest.get("format"), manifest, records), _part(finals.get("format"), manifest, records)]
+    found = [part for part in parts if part is not None]
+    if not found:
+        return None
+    whole = found[0]
+    for part in found[1:]:
+        whole.add(part)
+    return whole
+
+
+def _part(format_: Any, manifest: dict[str, Any], records: Sequence[GameRecord]) -> ReportParts | None:
+    own = FORMAT_SECTIONS.get(str(format_ or ""))
     found = own(manifest, records) if own is not None else None
     return ReportParts(sections=[found]) if isinstance(found, Section) else found

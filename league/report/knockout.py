@@ -23,6 +23,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from engine.core import plural  # noqa: E402
 from league.match.inert import inert_line, markdown_text  # noqa: E402
 from league.plan.knockout_series import series_points  # noqa: E402
 from league.report.charts import save_figure  # noqa: E402
@@ -236,8 +237,8 @@ def summary(bracket: dict[str, Any]) -> str:
     return (
         f"{bracket['elimination'].capitalize()} elimination{double} of {len(seeds)} bots, seeded"
         f" {', '.join(f'{n} {bot}' for n, bot in enumerate(seeds, 1))}. Every series is"
-        f" {bracket['pairs_per_series']} pairs of games, each pair on one seed with the seats swapped; the bot with"
-        f" more points over the series goes on{level}.{byes}{end}"
+        f" {plural(bracket['pairs_per_series'], 'pair')} of games, each pair on one seed with the seats swapped;"
+        f" the bot with more points over the series goes on{level}.{byes}{end}"
     )
 
 
@@ -269,18 +270,29 @@ def knockout_report(
             Chart(CHART, "The rounds: each table's bots by place (seed in brackets) and points, who went on in bold."),
             Raw(tables_html(bracket, rounds, watch), tables_markdown(bracket, rounds, watch)),
         ]
-        return _parts(bracket, drawn, frame, lambda path: tables_chart(bracket, rounds, path))
+        return _parts(bracket, drawn, frame, lambda path: tables_chart(bracket, rounds, path), _title(manifest))
     series = scored_series(bracket, records)
     drawn = [
         Paragraph(summary(bracket)),
         Chart(CHART, "The bracket: each series' sides (seed in brackets) and points, the winner in bold."),
         Raw(bracket_html(bracket, series, watch), bracket_markdown(bracket, series, watch)),
     ]
-    return _parts(bracket, drawn, series_frame(series), lambda path: bracket_chart(bracket, series, path))
+    return _parts(
+        bracket, drawn, series_frame(series), lambda path: bracket_chart(bracket, series, path), _title(manifest)
+    )
+
+
+def _title(manifest: dict[str, Any]) -> str:
+    """``Knockout``, or for the finals of a qualifier (``league.plan.formats.finals``) ``Finals: ...``."""
+    finals = manifest.get("finals")
+    if not finals:
+        return "Knockout"
+    qualifier = str(manifest.get("format", "")).replace("_", " ")
+    return f"Finals: a knockout of the {qualifier}'s best {finals['best']}"
 
 
 def _parts(
-    bracket: dict[str, Any], drawn: list[Block], frame: pd.DataFrame, draw: Callable[[Path], None]
+    bracket: dict[str, Any], drawn: list[Block], frame: pd.DataFrame, draw: Callable[[Path], None], title: str
 ) -> ReportParts:
     placing = bracket.get("placing") or []
     blocks = [
@@ -291,4 +303,4 @@ def _parts(
             + "."
         ),
     ]
-    return ReportParts(tables={TABLE: frame}, charts={CHART: draw}, sections=[Section("Knockout", blocks)])
+    return ReportParts(tables={TABLE: frame}, charts={CHART: draw}, sections=[Section(title, blocks)])

@@ -100,6 +100,7 @@ class Adaptive(Format):
     """Batches planned from completed ones (``league.plan.adaptive_batches``), ``max_games`` at most."""
 
     name = "adaptive"
+    qualifies = True  # its best may go on to finals (league.plan.formats.finals)
     report_key = "adaptive"
     plans_as_it_goes = True
     keys = {"adaptive": "plays in batches", "max_games": "stop on their own"}

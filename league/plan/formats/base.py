@@ -91,7 +91,10 @@ class FormatRun(ABC):
 
     @abstractmethod
     def add(self, records: Iterable[GameRecord]) -> list[GameSpec]:
-        """Take stored games (any order; INFRA_ERROR ones wait for a replay); the games this plans next, in order."""
+        """Take stored games (any order; INFRA_ERROR ones wait for a replay); the games to play it plans next, in order.
+
+        Games it plans that are among those fed to it are in ``games`` but not returned (stored already).
+        """
 
     @property
     def counted(self) -> Sequence[GameSpec]:
@@ -144,6 +147,12 @@ class Format(ABC):
     """The league file's keys it alone gives a meaning to, each with what it does for the refusal of another
     format's league (``sprt: only format: sprt runs a sequential test``)."""
 
+    qualifies: ClassVar[bool] = False
+    """Whether it ranks a whole field, so that its best can go on to finals (``league.plan.formats.finals``)."""
+
+    seeded_finals: ClassVar[bool] = False
+    """Whether it can be played as finals: a field of finalists seeded by a qualifier (``seeded_run``)."""
+
     alone_too: ClassVar[bool] = False
     """Whether a variant that seats one bot alone fits it too, besides its ``seats`` (an SPRT of a solo game)."""
 
@@ -162,6 +171,14 @@ class Format(ABC):
     @abstractmethod
     def start(self, inputs: FormatInputs) -> FormatRun:
         """Its play from the first game on; feed it the stored games (``FormatRun.add``) to go on."""
+
+    def check_finals(self, config: LeagueConfig, best: int) -> None:
+        """Refuse its keys where it is played as finals of ``best`` (``seeded_finals``); nothing by default."""
+        return
+
+    def seeded_run(self, inputs: FormatInputs, seeds: Sequence[str], stage: str) -> FormatRun:
+        """Its play as finals: ``seeds`` by seed, top first, its game ids under ``stage`` (``seeded_finals``)."""
+        raise NotImplementedError(f"format {self.name} is not played as finals")
 
     @abstractmethod
     def describe(self, config: LeagueConfig) -> str:

@@ -209,6 +209,27 @@ class KnockoutFormat(Format):
             return TableKnockoutRun(inputs, seeds, settings.rules, inputs.config.players_per_table[0], settings.advance)
         return KnockoutRun(inputs, seeds, settings.rules, settings.elimination)
 
+    seeded_finals = True
+
+    def check_finals(self, config: LeagueConfig, best: int) -> None:
+        """As finals of a qualifier's best ``best``: seeded by the qualifier, not by itself; tables that fit."""
+        settings = settings_of(config)
+        for key in ("seeding", "ratings", "ratings_from", "best"):
+            if key in settings.model_fields_set:
+                raise ValueError(
+                    f"knockout.{key}: finals are seeded by the qualifier's order (its best finals.best: {best} go"
+                    f" on); leave knockout.{key} out"
+                )
+        _check_tables(config, settings.model_copy(update={"best": best}))
+
+    def seeded_run(self, inputs: FormatInputs, seeds: Sequence[str], stage: str) -> KnockoutRun | TableKnockoutRun:
+        """A knockout of ``seeds`` (top seed first), its game ids under ``stage``."""
+        settings = settings_of(inputs.config)
+        if inputs.config.players_per_table:
+            size = inputs.config.players_per_table[0]
+            return TableKnockoutRun(inputs, seeds, settings.rules, size, settings.advance, stage)
+        return KnockoutRun(inputs, seeds, settings.rules, settings.elimination, stage)
+
     def describe(self, config: LeagueConfig) -> str:
         """``at most: single elimination, 2 seat-swapped pairs a series, up to 2 more when level, then ...``."""
         settings = settings_of(config)

@@ -44,6 +44,7 @@ class RoundRobin(Format):
     """Every pair, ``games_per_pair`` games per variant; game ``2r + 1`` is game ``2r`` with the seats swapped."""
 
     name = "round_robin"
+    qualifies = True  # its best may go on to finals (league.plan.formats.finals)
 
     def seats(self, config: LeagueConfig) -> list[int]:
         """Two a game."""

@@ -281,6 +281,7 @@ class SwissFormat(Format):
     """``format: swiss``: R rounds of pairings by score, tie-broken by Buchholz and Sonneborn-Berger."""
 
     name = "swiss"
+    qualifies = True  # its best may go on to finals (league.plan.formats.finals)
     report_key = "swiss"
     plans_as_it_goes = True
     keys = {"swiss": "pairs bots by score round by round"}

@@ -21,6 +21,7 @@ class Tables(Format):
     """Tables of three or more (``league.plan.table_draw``), each played once per seat rotation and variant."""
 
     name = "tables"
+    qualifies = True  # its best may go on to finals (league.plan.formats.finals)
     keys = {"players_per_table": "seats bots at tables", "tables": "seats bots at tables"}
 
     def seats(self, config: LeagueConfig) -> list[int]:

@@ -237,7 +237,6 @@ def test_each_format_fits_the_budget_and_one_that_stops_counts_only_what_it_used
     sprt = simulate_format(formats_for(pair)[1], Model({"a": 0.0, "b": -300.0}), 20, seed=1)
     assert all(league.played % 8 == 0 or league.played == 400 for league in sprt.leagues)  # 8 at once
     assert all(league.counted <= league.played for league in sprt.leagues)
-    assert any(league.counted < league.played for league in sprt.leagues)  # stopped at its verdict, games in flight
     assert sprt.best_first == 1.0
 
 
