@@ -13,6 +13,10 @@ its variant its draw rate, first-seat advantage and cycle; any other bot needs `
 (one line names the bots without a guess, exit status 2). ``--draw-rate`` and ``--first-seat-elo``
 override the variant's (0 for other games).
 
+A file of a format that ``league.plan.design_simulation`` does not simulate (a knockout, a Swiss, a
+gauntlet, finals) has no first table: its own format, played as its keys say, is the first row of
+the second, and its mean games the budget.
+
 Below, a second table compares every format that fits the bots on one budget of games
 (``league.plan.format_comparison``: by default the mean games of the file's own design, ``--budget
 GAMES`` to say another), each played N times through its real run (``league.plan.format_simulation``):
@@ -34,6 +38,7 @@ from league.cli.args import UsageError
 from league.cli.league_file import load
 from league.match.did_you_mean import did_you_mean
 from league.plan.config import League
+from league.plan.formats import league_format
 from league.stats.ties import best_first
 
 if TYPE_CHECKING:
@@ -113,22 +118,26 @@ def guessed_model(league: League, args: argparse.Namespace) -> GuessedModel:
 
 def _check_plannable(league: League) -> None:
     """Refuse, in one line with the fix, a league the simulation does not model."""
-    from league.plan.design_simulation import SIMULATED
     from league.plan.sequential import plays_alone
 
     config = league.config
-    if config.format not in SIMULATED:
-        raise UsageError(
-            f"{league.path}: league plan simulates formats round_robin, adaptive and sprt, not {config.format};"
-            " give format: round_robin (or adaptive) to plan these bots"
-        )
     if len(league.games) != 1:
         raise UsageError(
             f"{league.path}: league plan simulates one rule set, and this league has {len(league.games)} variants;"
             " plan a copy of the file with one"
         )
-    if plays_alone(league.games):  # an SPRT of a game played alone: no other format it simulates seats one
-        raise UsageError(f"{league.path}: league plan simulates games of two seats; {config.game} here is played alone")
+    if plays_alone(league.games) or any(count != 2 for count in league_format(config).seats(config)):
+        raise UsageError(
+            f"{league.path}: league plan simulates games of two seats; {config.game} here is played"
+            f" {'alone' if plays_alone(league.games) else 'at tables'}"
+        )
+
+
+def _designed(league: League) -> bool:
+    """Whether ``league.plan.design_simulation`` simulates the file's own design (else its format alone is played)."""
+    from league.plan.design_simulation import SIMULATED
+
+    return league.config.format in SIMULATED and league.config.finals is None
 
 
 def _percent(share: float | None) -> str:
@@ -292,7 +301,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
     _check_plannable(league)
     model = guessed_model(league, args)
     config = league.config
-    outcomes = simulate_designs(league, model, args.simulate, args.seed)
     timed = None if args.no_estimate else _seconds_per_game(league)
     need = need_of(config, league.games, league.bots)
     workers = (config.concurrency, cluster_concurrency(args.cluster_cpus, need))
@@ -301,9 +309,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
     order = [names[k] for k in best_first(names, [strengths[bot] for bot in names])]
     print(f"league plan: {config.name}, each design simulated {plural(args.simulate, 'time')} (seed {args.seed})")
     print(f"  {_strengths_line(model)}; the true order: {' > '.join(order)}")
-    print(_table(_rows(outcomes, None if timed is None else timed[0], workers, args.cluster_cpus)))
-    print("\n".join(_notes(outcomes, args.simulate, timed)))
-    _print_comparison(league, model, args, outcomes, timed, workers)
+    if _designed(league):
+        outcomes = simulate_designs(league, model, args.simulate, args.seed)
+        print(_table(_rows(outcomes, None if timed is None else timed[0], workers, args.cluster_cpus)))
+        print("\n".join(_notes(outcomes, args.simulate, timed)))
+        _print_comparison(league, model, args, round(outcomes[0].mean_games), timed, workers)
+    else:  # a knockout, a Swiss, finals: the file's own format is the first row of the formats' table
+        _print_comparison(league, model, args, None, timed, workers)
     return 0
 
 
@@ -311,21 +323,32 @@ def _print_comparison(
     league: League,
     model: GuessedModel,
     args: argparse.Namespace,
-    designs: list[DesignOutcome],
+    design_games: int | None,
     timed: tuple[float, str] | None,
     workers: tuple[int, int],
 ) -> None:
-    """The formats' table (``league.cli.plan_formats``), on ``--budget`` games or the file's own design's mean games."""
+    """The formats' table on ``--budget`` games, else the file's own design's mean games (``design_games``).
+
+    Without a design simulated (``design_games`` None: a knockout, a Swiss, finals) the file's own
+    format is played first, as its keys say (``format_comparison.this_file``), and its mean games are the budget.
+    """
     from league.plan.design_simulation import DEFAULT_SPRT
-    from league.plan.format_comparison import compare_formats, field_of
+    from league.plan.format_comparison import compare_formats, field_of, this_file
+    from league.plan.format_simulation import simulate_format
     from league.stats.sprt import SprtSettings
 
     config = league.config
-    budget = args.budget if args.budget is not None else round(designs[0].mean_games)
     given = config.sprt
     test = SprtSettings(given.elo0, given.elo1, given.alpha, given.beta) if given else DEFAULT_SPRT
-    outcomes = compare_formats(field_of(league, budget, test), model, args.simulate, args.seed, args.top)
-    whose = "--budget" if args.budget is not None else f"the mean games of the {config.format} design above"
+    own: list[FormatOutcome] = []
+    if design_games is None:
+        field = field_of(league, 0, test)
+        own = [simulate_format(this_file(field), model, args.simulate, args.seed, args.top)]
+        design_games = round(own[0].mean_games)
+    budget = args.budget if args.budget is not None else design_games
+    outcomes = own + compare_formats(field_of(league, budget, test), model, args.simulate, args.seed, args.top)
+    design = f"this file's {config.format}" if own else f"the {config.format} design above"
+    whose = "--budget" if args.budget is not None else f"the mean games of {design}"
     print(
         f"\nformats compared on about {plural(budget, 'game')} each ({whose}),"
         f" each simulated {plural(args.simulate, 'time')}"

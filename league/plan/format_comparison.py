@@ -44,6 +44,7 @@ from league.plan.bracket import Bracket
 from league.plan.config import League
 from league.plan.config_schema import LeagueConfig
 from league.plan.format_simulation import FormatOutcome, SimulatedFormat, simulate_format
+from league.plan.formats import league_format
 from league.plan.formats.adaptive import AdaptiveRun
 from league.plan.formats.base import FormatInputs, FormatRun, ScheduledRun
 from league.plan.formats.finals import FinalsConfig, Staged
@@ -241,6 +242,22 @@ def swiss_then_knockout(field: Field) -> SimulatedFormat | None:
         f" to a single knockout, {plural(finals.pairs_per_series, 'pair')} a series"
     )
     return SimulatedFormat("swiss + knockout", described, start)
+
+
+def this_file(field: Field) -> SimulatedFormat:
+    """The league file's own format, as its keys say (finals included): the first row for a knockout or Swiss file.
+
+    ``league plan`` simulates the design of a round robin, adaptive or SPRT file on its own
+    (``league.plan.design_simulation``); any other file's format is played here, its mean games the budget.
+    """
+    config = field.inputs.config
+    format_ = league_format(config)
+
+    def start(seed: int) -> FormatRun:
+        return format_.start(dataclasses.replace(field.inputs, seed=seed))
+
+    name = config.format.replace("_", " ") + (f" + {config.finals.format}" if config.finals else "")
+    return SimulatedFormat(f"{name} (this file)", format_.describe(config), start)
 
 
 COMPARED: list[Callable[[Field], SimulatedFormat | None]] = [

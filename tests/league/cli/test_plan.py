@@ -107,7 +107,6 @@ def test_a_wrong_argument_is_one_line_naming_the_fix(tmp_path, league_cli, argum
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
-        ({"format": "gauntlet", "candidates": ["greedy"]}, "simulates formats round_robin, adaptive and sprt, not"),
         ({"variants": {"a": {}, "b": {"turns_per_player": 20}}}, "this league has 2 variants; plan a copy"),
     ],
 )
@@ -169,3 +168,40 @@ def test_the_formats_that_fit_are_compared_on_one_budget_below_the_designs(tmp_p
 def test_a_wrong_budget_or_top_is_one_line_naming_the_fix(tmp_path, league_cli, arguments, expected):
     status, out, err = league_cli("plan", str(write_league(tmp_path, **SYNTHETIC)), "--no-estimate", *arguments)
     assert status == 2 and out == "" and err.count("\n") == 1 and expected in err
+
+
+@pytest.mark.parametrize(
+    ("keys", "row"),
+    [
+        ({"format": "knockout", "knockout": {"elimination": "double"}}, "knockout (this file)"),
+        ({"format": "swiss", "swiss": {"rounds": 2}}, "swiss (this file)"),
+        ({"finals": {"format": "knockout", "best": 2}}, "round robin + knockout (this file)"),
+    ],
+)
+def test_a_knockout_swiss_or_finals_file_is_planned_as_its_keys_say_first_on_its_own_budget(
+    tmp_path, league_cli, keys, row
+):
+    path = write_league(tmp_path, **SYNTHETIC, **keys)
+    data = yaml.safe_load(path.read_text())
+    if "format" in keys:  # a knockout and a Swiss say their length in their own keys
+        del data["games_per_pair"]
+    path.write_text(yaml.safe_dump(data))
+    status, out, err = league_cli("plan", str(path), "--simulate", "10", "--no-estimate")
+    assert status == 0, err
+    rows = formats_rows(out)
+    assert list(rows)[1] == row  # the header, then the file's own format
+    games = rows[row][0]
+    assert f"formats compared on about {games} games each (the mean games of this file's" in out
+    assert "round robin" in rows and "knockout (single)" in rows
+
+
+def test_a_league_of_tables_is_refused_in_one_line(tmp_path, league_cli):
+    path = write_league(tmp_path)
+    data = yaml.safe_load(path.read_text())
+    del data["games_per_pair"]
+    data |= {"game": "nimmt", "variants": {"default": {}}, "format": "tables", "players_per_table": 3}
+    data["bots"] = [{"name": f"bot{k}", "builtin": "nimmt.random"} for k in range(3)]
+    path.write_text(yaml.safe_dump(data))
+    status, _, err = league_cli("plan", str(path), "--no-estimate")
+    assert status == 2 and err.count("\n") == 1
+    assert "league plan simulates games of two seats; nimmt here is played at tables" in err
