@@ -27,7 +27,7 @@ from league.match.players import check_builtin_params, check_command, check_prog
 from league.plan.bot_folders import league_folders_problem
 from league.plan.config_schema import BotConfig, LeagueConfig
 from league.plan.cores import cluster_concurrency, cluster_origin, default_concurrency, need_of
-from league.plan.formats import format_problem, league_format
+from league.plan.formats import FORMATS, format_problem, league_format
 from league.plan.openings import Openings
 from league.plan.openings import resolve as resolve_openings
 from league.store.folder import output_problem
@@ -191,6 +191,7 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of keys (name, game, bots, ...), got {type(data).__name__}")
     data.update(overrides or {})
+    _paths_from_file(data, path.parent)
     try:
         config = LeagueConfig(**data)
     except ValidationError as error:
@@ -217,6 +218,16 @@ def load_league(path: str | Path, overrides: dict[str, Any] | None = None) -> Le
         need = need_of(config, games, bots)
         config = config.model_copy(update={"concurrency": default_concurrency(need, config.clock)})
     return League(config, path, games, bots, concurrency_given=given, openings=openings)
+
+
+def _paths_from_file(data: dict[str, Any], folder: Path) -> None:
+    """A format's path keys (``Format.file_keys``: ``knockout.ratings_from``), when relative, from the file's folder."""
+    for format_ in FORMATS.values():
+        for dotted in format_.file_keys:
+            section, key = dotted.split(".")
+            block = data.get(section)
+            if isinstance(block, dict) and isinstance(block.get(key), str) and not Path(block[key]).is_absolute():
+                block[key] = os.path.normpath(folder / block[key])
 
 
 UTF8_BOM = b"\xef\xbb\xbf"

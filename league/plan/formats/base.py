@@ -147,6 +147,9 @@ class Format(ABC):
     """The league file's keys it alone gives a meaning to, each with what it does for the refusal of another
     format's league (``sprt: only format: sprt runs a sequential test``)."""
 
+    file_keys: ClassVar[tuple[str, ...]] = ()
+    """Its keys (``section.key``) that name a path, taken from the league file's folder when relative."""
+
     qualifies: ClassVar[bool] = False
     """Whether it ranks a whole field, so that its best can go on to finals (``league.plan.formats.finals``)."""
 

@@ -9,7 +9,7 @@ The league file's ``knockout`` key (``KnockoutConfig``, every key optional):
   (``league.plan.knockout_series``);
 * ``seeding``: ``order`` (the file's, default), ``random`` (from the league seed) or ``rating``, from
   ``ratings: {bot: number}`` (highest first) or ``ratings_from: FOLDER`` (a stored league's
-  standings, ``league.stats.ranking``; a relative folder is taken from where ``league`` runs);
+  standings, ``league.stats.ranking``; a relative folder is taken from the league file's);
 * ``best: K``: only the top K of the seeding go on (a qualifier's best; ``order`` or ``rating`` seeding);
 * ``advance: K`` (default 1), with the league's ``players_per_table: N``: a knockout of tables, for
   games of more than two seats (nimmt, fish): rounds of tables of at most N, the best K of each
@@ -174,7 +174,7 @@ class KnockoutFormat(Format):
     plans_as_it_goes = True
     keys: ClassVar[dict[str, str]] = {
         "knockout": "plays a bracket of series",
-        "players_per_table": "seats bots at tables",
+        "players_per_table": "seat bots at tables",  # format tables too
     }
 
     def seats(self, config: LeagueConfig) -> list[int]:
@@ -210,6 +210,7 @@ class KnockoutFormat(Format):
         return KnockoutRun(inputs, seeds, settings.rules, settings.elimination)
 
     seeded_finals = True
+    file_keys = ("knockout.ratings_from",)
 
     def check_finals(self, config: LeagueConfig, best: int) -> None:
         """As finals of a qualifier's best ``best``: seeded by the qualifier, not by itself; tables that fit."""

@@ -22,7 +22,7 @@ class Tables(Format):
 
     name = "tables"
     qualifies = True  # its best may go on to finals (league.plan.formats.finals)
-    keys = {"players_per_table": "seats bots at tables", "tables": "seats bots at tables"}
+    keys = {"players_per_table": "seat bots at tables", "tables": "seats bots at tables"}  # the first: knockout too
 
     def seats(self, config: LeagueConfig) -> list[int]:
         """Its table sizes."""

@@ -306,3 +306,25 @@ def test_seeding_from_a_stored_leagues_standings(tmp_path):
     assert sorted(ratings, key=lambda bot: -ratings[bot]) == ["b", "d", "c", "a", "e"]
     league = inputs(["a", "b", "c", "d", "e"], seeding="rating", ratings_from=str(tmp_path), best=4)
     assert field_seeds(league) == ["b", "d", "c", "a"]
+
+
+def test_a_relative_ratings_from_is_taken_from_the_league_files_folder(tmp_path, monkeypatch):
+    import yaml
+
+    from league.plan.config import load_league
+
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "games.jsonl").write_text("")
+    data = {
+        "name": "cup",
+        "game": "synthetic",
+        "format": "knockout",
+        "knockout": {"seeding": "rating", "ratings_from": "old"},
+        "bots": [{"name": bot, "builtin": "synthetic.model"} for bot in "abc"],
+    }
+    (tmp_path / "league.yaml").write_text(yaml.safe_dump(data))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no "old" folder here: only the file's folder holds it
+    league = load_league(tmp_path / "league.yaml")
+    assert league.config.knockout.ratings_from == str(tmp_path / "old")

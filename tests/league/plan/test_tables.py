@@ -161,7 +161,7 @@ def nimmt_league(folder, **overrides):
         ({"players_per_table": None}, "players_per_table: give a table size"),
         ({"games_per_pair": 2}, "games_per_pair: tables have no pairs; say how many tables to draw with tables: N"),
         ({"tables": 0}, "tables: Input should be greater than or equal to 1"),
-        ({"format": "round_robin"}, "players_per_table: only formats tables and knockout seats bots at tables"),
+        ({"format": "round_robin"}, "players_per_table: only formats tables and knockout seat bots at tables"),
     ],
 )
 def test_bad_table_settings_name_their_key(tmp_path, league_cli, overrides, message):
