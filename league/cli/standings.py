@@ -4,16 +4,18 @@
 
 It reads what is stored so far (``games.jsonl``; a run that is writing it is not disturbed, and a
 line being written is not read) and the league's manifest (``league.json``), and prints the
-standings table of ``league.cli.standings_table`` (the report's order: Bradley-Terry strength fitted
-to every game at once, with its interval; no ratings where every game ended in a fault, as the
-report); damage in the store (a torn last line, lines
+standings table of ``league.cli.standings_table`` (the report's order: the format's own result the
+manifest keeps, else Bradley-Terry strength fitted to every game at once, with its interval; no
+ratings where every game ended in a fault, as the report); damage in the store (a torn last line, lines
 that are not records) is skipped and told once on stderr. ``--watch SECONDS`` redraws the table
-every few seconds until every game of the league is stored (or Ctrl-C).
+every few seconds until every game of the league is stored (or Ctrl-C), the manifest read again each
+time (a knockout's or Swiss's run adds games and moves its order as it goes).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -23,7 +25,7 @@ from rich.live import Live
 
 from league.cli.args import UsageError
 from league.cli.standings_table import standings_view, terminal
-from league.plan.manifest import read_manifest
+from league.plan.manifest import ManifestDamaged, read_manifest
 from league.store.results import league_store
 
 
@@ -65,6 +67,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
     with Live(view, console=console, auto_refresh=False) as live:
         while not done:
             time.sleep(args.watch)
+            with contextlib.suppress(ManifestDamaged):  # damaged meanwhile: the last one read stays
+                manifest = read_manifest(folder) or manifest
             view, done = standings_view(folder, manifest)
             live.update(view, refresh=True)
     return 0

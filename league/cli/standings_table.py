@@ -1,11 +1,13 @@
 """The standings table as the terminal shows it: ``league standings`` prints it, ``league run`` ends with it.
 
 One table for both, as cutechess ends a tournament with its standings: place, bot, games, points,
-mean rank, wins-draws-losses, faults, the Bradley-Terry strength with its 95% interval that orders
-the table (``league.stats.ranking``, the report's order) and conservative TrueSkill beside it, then
-one line saying the rule and, where there are any, who is tied. A solo league shows the
-qualifier's table (``league.stats.qualifier``); a league whose every game ended in a fault shows
-its forfeits and says why nobody is rated (``league.report.all_faults``), as the report does.
+mean rank, wins-draws-losses, faults, the Bradley-Terry strength with its 95% interval and
+conservative TrueSkill beside it, in the report's order (``league.stats.ranking``: the format's own
+result the manifest keeps, a knockout's placing or a Swiss's standings, else the strengths'), then
+one line saying the rule (``league.report.standings_rule``, from the manifest) and, where there are
+any, who is tied. A solo league shows the qualifier's table (``league.stats.qualifier``); a league
+whose every game ended in a fault shows its forfeits and says why nobody is rated
+(``league.report.all_faults``), as the report does.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from rich.text import Text
 
 from league.plan.manifest import read_manifest, scheduled_games
 from league.report.all_faults import every_game_faulted, fault_order, no_ratings_sentence
+from league.report.standings_rule import standings_rule
 from league.stats.qualifier import qualifier_frame
-from league.stats.ranking import RULE, TIE_WHAT, rank_league
+from league.stats.ranking import RULE, TIE_WHAT, manifest_order, rank_league
 from league.stats.ratings import league_table
 from league.stats.ties import tie_sentence
 from league.store.results import league_store
@@ -30,11 +33,20 @@ from league.store.results import league_store
 COLUMNS = ("place", "bot", "games", "points", "points/game", "mean rank", "W-D-L", "faults", "elo", "95%", "TS μ-3σ")
 """The table's columns (a league of two or more seats)."""
 
-LEGEND = (
-    f"place: {RULE}. elo: Bradley-Terry strength (mean 0) with its 95% interval. TS μ-3σ: conservative TrueSkill,"
-    " rated game by game in schedule order, shown for comparison, never the order."
+COLUMNS_LEGEND = (
+    "elo: Bradley-Terry strength (mean 0) with its 95% interval. TS μ-3σ: conservative TrueSkill, rated game by"
+    " game in schedule order, shown for comparison, never the order."
 )
-"""The line under the table: the one rule it is ordered by."""
+"""What the strength columns are, under the table."""
+
+
+def legend(rule: str = RULE) -> str:
+    """The line under the table: the one rule it is ordered by (``league.report.standings_rule``), then its columns."""
+    return f"place: {rule}. {COLUMNS_LEGEND}"
+
+
+LEGEND = legend()
+"""The line under the table of a league placed by Bradley-Terry."""
 
 
 def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]:
@@ -57,9 +69,9 @@ def standings_view(folder: Path, manifest: dict[str, Any]) -> tuple[Group, bool]
         order, places, ranked = fault_order(overall), range(1, len(bots) + 1), None
         sentences = [no_ratings_sentence(records)]
     else:
-        ranked = rank_league(bots, records)
+        ranked = rank_league(bots, records, final_order=manifest_order(manifest))
         order, places = ranked.order, ranked.places
-        sentences = [LEGEND, tie_sentence(ranked.ties, TIE_WHAT)]
+        sentences = [legend(standings_rule(manifest)), tie_sentence(ranked.ties, TIE_WHAT)]
     for place, name in zip(places, order, strict=True):
         standing, rating = overall.standings[name], overall.ratings[name]
         elo, low, high = ranked.strength(name) if ranked is not None else (math.nan,) * 3

@@ -195,7 +195,7 @@ def run_league(
             run.add(store.records())
         done = store.done_ids()
         specs = run.counted
-        write_manifest(league, seed, specs, run.manifest(), growing)
+        write_manifest(league, seed, specs, _kept(run), growing)
         todo = [spec for spec in specs if spec.game_id not in done]
         summary = RunSummary(total=len(specs), skipped=len(specs) - len(todo), store_notes=store.problems(), run=run)
         if run.over:  # a verdict or a settled ranking in what is stored: nothing more to play
@@ -308,23 +308,35 @@ def _take(
 ) -> None:
     """Feed the format's play what was stored: the games it plans join ``pending``; once it is over, nothing more does.
 
-    Where what it counts has changed (an adaptive league's batches), the manifest follows, before any
-    game it planned is handed out.
+    Where what it counts or its order has changed (an adaptive league's batches, a decided series), the
+    manifest follows, before any game it planned is handed out.
     """
     run = summary.run
     assert run is not None
-    shown, kept, before = run.progress(), run.manifest(), len(run.games)
+    shown, kept, before = run.progress(), _kept(run), len(run.games)
     planned = run.add(stored)
     summary.skipped += len(run.games) - before - len(planned)  # planned already stored (a stage that resumed)
     pending.extend(planned)
     if run.over:
         pending.clear()  # games in flight are stored; they count for nothing
-    if run.manifest() != kept:
+    now = _kept(run)
+    if now != kept:
         counted = run.counted
-        write_manifest(league, seed, counted, run.manifest(), league_format(league.config).plans_as_it_goes)
+        write_manifest(league, seed, counted, now, league_format(league.config).plans_as_it_goes)
         summary.total = len(counted) if run.over else len(run.games)
     if on_run and run.progress() != shown:
         on_run(run)
+
+
+def _kept(run: FormatRun) -> dict[str, Any]:
+    """What the manifest keeps of a format's play: its own part (``FormatRun.manifest``) and its order, if any.
+
+    ``final_order``: the format's own order of the bots so far (a bracket's placing, a Swiss's standings
+    after the rounds played), which the standings follow (``league.stats.ranking``); absent for a format
+    without one (a round robin: the standings are by Bradley-Terry).
+    """
+    order = run.final_order()
+    return {**run.manifest(), **({"final_order": order} if order is not None else {})}
 
 
 def _hand_out(pool: WorkerPool, pending: deque[GameSpec]) -> None:

@@ -45,7 +45,8 @@ def write_manifest(
     manifest is damaged: it is replaced whole). A format that plans as it goes (``growing``: an
     adaptive league's batches) has its runs kept while the earlier games are the first of the new
     ones, or the other way round. ``extra``: what the format keeps for the report (``FormatRun.manifest``:
-    an SPRT's test, an adaptive league's batches).
+    an SPRT's test, an adaptive league's batches; and ``final_order``, the format's own order of the bots,
+    which the standings follow: ``league.stats.ranking``).
 
     The ``seed`` (the league's, as the run settled it) is left out (``league.plan.seed.manifest_seed``):
     a run that stores every game publishes it (``publish_seed``).

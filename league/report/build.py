@@ -42,6 +42,7 @@ from league.report.page import (
 )
 from league.report.replays import write_replays
 from league.report.solo import SOLO_CHARTS, solo_sections
+from league.report.standings_rule import standings_rule
 from league.report.strength import strength_report
 from league.report.tables import (
     STANDINGS_NOTES,
@@ -50,11 +51,12 @@ from league.report.tables import (
     faults_by_bot,
     ratings_frame,
     standings_frame,
+    standings_notes,
 )
 from league.report.variants import VARIANT_CHARTS, variants_report
 from league.stats.distinct import count_distinct
 from league.stats.game_record import GameRecord
-from league.stats.ranking import RULE, TIE_WHAT, Ranking, rank_league
+from league.stats.ranking import RULE, TIE_WHAT, Ranking, manifest_order, rank_league
 from league.stats.ratings import LeagueTable, league_table, trueskill_order
 from league.stats.ties import tie_sentence
 from league.store.results import INFRA_ERROR, ResultStore, league_store
@@ -229,6 +231,7 @@ def write_report(
             )
         )
     games_blocks.append(Raw(games_html(rows, replay, watch=watch), games_markdown(rows, replay, watch=watch)))
+    rule = RULE if every_game_faulted(records) else standings_rule(manifest)  # what placed the bots, in words
     own = format_parts(manifest, records)  # the format's own part (an SPRT's test, an adaptive league's batches)
     if own is not None:  # its tables and charts written with the others, its sections under the header
         parts.tables |= own.tables
@@ -241,7 +244,7 @@ def write_report(
         *parts.sections,
         Section("Faults", faults_blocks(parts.tables["faults.csv"], faulted, faulted_total, lost)),
         Section("Games", games_blocks),
-        *([] if solo else [Section("Method", [Bullets(method_notes(records, games.score_label))])]),
+        *([] if solo else [Section("Method", [Bullets(method_notes(records, games.score_label, rule))])]),
     ]
     written = []
     for name, frame in parts.tables.items():
@@ -278,12 +281,12 @@ def _solo_parts(games: LeagueGames) -> ReportParts:
 
 
 def _league_parts(games: LeagueGames) -> ReportParts:
-    """Standings (by ``league.stats.ranking``), cross table and TrueSkill; strengths and the evidence; the variants."""
+    """Standings (``league.stats.ranking``), cross table and TrueSkill; strengths and the evidence; the variants."""
     records, bots = games.records, games.bots
     overall = league_table(records, bots)
     if every_game_faulted(records):
         return _all_faults_parts(records, overall)
-    ranked = rank_league(bots, records)
+    ranked = rank_league(bots, records, final_order=manifest_order(games.manifest))
     order = ranked.order
     per_variant = {
         v: league_table([r for r in records if r.spec.variant == v], bots, keep_history=False) for v in games.variants
@@ -305,7 +308,7 @@ def _league_parts(games: LeagueGames) -> ReportParts:
         Section(
             "Standings",
             [
-                Table(parts.tables["standings.csv"], STANDINGS_NOTES, name="standings"),
+                Table(parts.tables["standings.csv"], standings_notes(standings_rule(games.manifest)), name="standings"),
                 *_tied_standings(ranked),
                 Paragraph(cross_meaning),
                 Table(crosses, name="cross"),
@@ -315,7 +318,7 @@ def _league_parts(games: LeagueGames) -> ReportParts:
             ],
         )
     )
-    parts.add(strength_report(bots, records, trueskill_order(overall), ranked.fitted))
+    parts.add(strength_report(bots, records, trueskill_order(overall), ranked.fitted, ranked.by_format))
     parts.add(variants_report(bots, records, games.variants, GAMES.get(games.game_name)))
     return parts
 
@@ -341,14 +344,20 @@ def _all_faults_parts(records: list[GameRecord], overall: LeagueTable) -> Report
     return parts
 
 
-def method_notes(records: list[GameRecord], score_label: str | None = None) -> list[str]:
-    """How the standings and ratings were computed, in sentences for the report."""
+def method_notes(records: list[GameRecord], score_label: str | None = None, rule: str = RULE) -> list[str]:
+    """How the standings and ratings were computed, in sentences for the report (``rule``: what placed the bots)."""
     tables = any(len(record.spec.seats) > 2 for record in records)
     named = score_label and score_label != "score"
     scores = f"the game's own score, here {score_label}" if named else "the game's own score"
-    return [
+    placed = (
         f"place is {RULE}. Where every pair of bots met equally often in both seats (a round robin), that is"
-        " the order of the points; in a gauntlet or an adaptive league it weighs whom the points were taken from.",
+        " the order of the points; in a gauntlet or an adaptive league it weighs whom the points were taken from."
+        if rule == RULE
+        else f"place is {rule}. The league's format has a result of its own, and the standings follow it; the"
+        f" strength table's order is {RULE}."
+    )
+    return [
+        placed,
         "Points by rank: 1 for first, 0 for last, linear between; seats that tie share the places they"
         " span (between two seats: win 1, draw 1/2, loss 0); points_per_game is 1/2 for an average"
         " bot at any table size. Wins are games ranked first alone, draws first with others, losses"

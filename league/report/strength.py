@@ -42,6 +42,11 @@ STRENGTH_NOTES = (
     ),
     ("gap_below_at_least", "on a group's last bot: what the games say of the gap to the next group (95% lower bound)"),
 )
+FORMAT_PLACE = (
+    "the order by Bradley-Terry strength, not the standings' here: they follow the format's own result, as"
+    " their note says; bots of equal strength share a place and are listed by name"
+)
+"""The strength table's place where the standings follow the format (``league.stats.ranking``)."""
 
 NEIGHBOUR_NOTES = (
     ("difference / sd", "Elo between the two and the standard deviation of that difference"),
@@ -62,6 +67,7 @@ def strength_report(
     records: list[GameRecord],
     trueskill_order: Sequence[str],
     fitted: StrengthEstimate | None = None,
+    by_format: bool = False,
 ) -> ReportParts:
     """``strength.csv``, ``los.csv``, ``rank_probabilities.csv``, their charts, sections and the verdict.
 
@@ -70,6 +76,8 @@ def strength_report(
         records: Its scored games.
         trueskill_order: The bots best first by conservative TrueSkill (compared with Bradley-Terry).
         fitted: The strengths the standings were ranked by (``league.stats.ranking``), fitted once.
+        by_format: Whether the standings follow the format's own result instead (``Ranking.by_format``): the
+            strength table's note then says its order is not theirs.
     """
     found = assess(bots, records, trueskill_order, fitted=fitted)
     parts = ReportParts()
@@ -83,14 +91,15 @@ def strength_report(
     if len(found.los) > 1:
         parts.charts["los.png"] = lambda path: charts.los_chart(found.los, path)
     parts.verdict = [Paragraph(found.verdict)]
-    parts.sections += [_ratings_section(found), _evidence_section(found)]
+    parts.sections += [_ratings_section(found, by_format), _evidence_section(found)]
     return parts
 
 
-def _ratings_section(found: Assessment) -> Section:
+def _ratings_section(found: Assessment, by_format: bool = False) -> Section:
+    notes = (("place", FORMAT_PLACE), *STRENGTH_NOTES[1:]) if by_format else STRENGTH_NOTES
     blocks: list[Any] = [
         Paragraph("Bradley-Terry strengths from all games at once, with 95% intervals:"),
-        Table(_blank_missing(found.strength), STRENGTH_NOTES, name="strength"),
+        Table(_blank_missing(found.strength), notes, name="strength"),
     ]
     if found.ties:
         blocks.append(Paragraph(tie_sentence(found.ties, "Bradley-Terry strength")))

@@ -20,8 +20,7 @@ from league.stats.placing import places, seat_faults
 from league.stats.ranking import RULE, Ranking
 from league.stats.ratings import LeagueTable
 
-STANDINGS_NOTES = (
-    ("place", f"{RULE}; the strength table below has the same order"),
+COLUMN_NOTES = (
     (
         "elo / low_95 / high_95",
         "Bradley-Terry strength on the Elo scale (mean 0) and its 95% interval, as in the strength table",
@@ -49,6 +48,17 @@ STANDINGS_NOTES = (
         " schedule order, so the same games fed in another order would give other figures; never the order",
     ),
 )
+"""The standings' columns but their place, each with what it means."""
+
+
+def standings_notes(rule: str = RULE) -> tuple[tuple[str, str], ...]:
+    """The standings' notes: ``place`` by ``rule`` (``league.report.standings_rule``), then the columns'."""
+    place = f"{RULE}; the strength table below has the same order" if rule == RULE else rule
+    return (("place", place), *COLUMN_NOTES)
+
+
+STANDINGS_NOTES = standings_notes()
+"""The notes of a league placed by Bradley-Terry (``league.stats.ranking``)."""
 
 
 def standings_frame(table: LeagueTable, order: Sequence[str], ranked: Ranking | None = None) -> pd.DataFrame:

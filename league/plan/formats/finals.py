@@ -193,9 +193,13 @@ class QualifiedRun(FormatRun):
         return {**self.qualifier.manifest(), **finals, "finals": stage}
 
     def final_order(self) -> list[str] | None:
-        """The finals' placing, then the bots they left out in the qualifier's order (None before the finals)."""
+        """The finals' placing, then the bots they left out in the qualifier's order.
+
+        Before the finals, the qualifier's own order so far (a Swiss's standings), None where it has none
+        (a round robin: the standings are then by Bradley-Terry, ``league.stats.ranking``).
+        """
         if self.finals is None:
-            return None
+            return self.qualifier.final_order()
         placed = self.finals.final_order() or self.finalists
         return [*placed, *(bot for bot in self.qualifier_order if bot not in placed)]
 

@@ -139,14 +139,20 @@ def _check_tables(config: LeagueConfig, settings: KnockoutConfig) -> None:
 def stored_ratings(folder: Path, bots: Sequence[str]) -> dict[str, float]:
     """Per bot, a rating from a stored league's standings (``league.stats.ranking``): higher for a better place.
 
-    Only the games among ``bots`` count; a bot without games there comes last.
+    Its format's own order where its manifest keeps one (a Swiss's standings; a damaged manifest keeps
+    none), else the strengths of its games among ``bots`` only; a bot without games there comes last.
     """
-    from league.stats.ranking import rank_league
+    from league.plan.manifest import ManifestDamaged, read_manifest
+    from league.stats.ranking import manifest_order, rank_league
     from league.store.results import ResultStore
 
+    try:
+        kept = manifest_order(read_manifest(folder) or {})
+    except ManifestDamaged:
+        kept = None
     names = set(bots)
     records = [r for r in ResultStore(folder / "games.jsonl").records() if set(r.spec.seats) <= names and not r.infra]
-    order = rank_league(list(bots), records).order
+    order = rank_league(list(bots), records, final_order=kept).order
     return {bot: float(len(order) - place) for place, bot in enumerate(order)}
 
 

@@ -12,6 +12,8 @@ import json
 
 import yaml
 
+from tests.league.report.test_format_order import shown_order, standings_order
+
 ELO = {"a": 1500, "b": 3500, "c": 500, "d": 2500, "e": 1000}
 
 
@@ -36,6 +38,8 @@ def test_a_qualifier_then_finals_plays_both_reports_both_and_resumes(ray_local, 
     assert manifest["finals"] == {"format": "knockout", "best": 4, "finalists": ["b", "d", "a", "e"]}
     bracket = manifest["knockout"]
     assert bracket["champion"] == "b" and bracket["seeds"] == ["b", "d", "a", "e"]
+    placed = [*bracket["placing"], "c"]  # the finals' placing, then the bot they left out
+    assert manifest["final_order"] == placed == shown_order(err) == standings_order(folder)
     finals = [game for series in bracket["series"] for game in series["games"]]
     assert manifest["game_ids"][:20] != finals and manifest["game_ids"][20:] == finals  # 10 pairs, then the finals
     assert "finals: b, d, a, e went on" in err and "Champion: b, beating d" in err, err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from tests.league.plan.test_knockout_format import knockout_file
+from tests.league.report.test_format_order import shown_order, standings_order
 
 ELO = {"a": 1500, "b": 3500, "c": 500, "d": 2500, "e": 1000}
 
@@ -27,6 +28,8 @@ def test_a_knockout_runs_reports_its_bracket_and_a_rerun_plays_nothing(ray_local
     winners = {series["key"]: series["winner"] for series in bracket["series"]}
     assert winners == {"W1.2": "d", "W2.2": "b", "W2.1": "d", "W3.1": "b"}  # the stronger of each pair
     assert bracket["champion"] == "b" and bracket["placing"][:2] == ["b", "d"]
+    assert manifest["final_order"] == bracket["placing"]  # kept for the standings, which follow it
+    assert shown_order(err) == bracket["placing"] == standings_order(folder)  # the closing table, the report's
     games = [game for series in bracket["series"] for game in series["games"]]
     assert manifest["game_ids"] == games and len(games) >= 8  # one pair each, more for a level series
     stored = [json.loads(line)["game_id"] for line in (folder / "games.jsonl").read_text().splitlines()]

@@ -6,6 +6,7 @@ import yaml
 
 from league.report.swiss import swiss_section
 from league.store.results import league_store
+from tests.league.report.test_format_order import shown_order, standings_order
 
 
 def swiss_league(folder, **keys):
@@ -46,6 +47,8 @@ def test_a_swiss_runs_its_rounds_reports_its_tie_breaks_a_rerun_plays_nothing_an
     lines = (out_folder / "games.jsonl").read_text().splitlines()
     assert len(lines) == 3 * 2 * 2  # 3 rounds of 2 pairings, a seat-swapped pair each
     top = swiss["standings"][0]
+    placed = [standing["bot"] for standing in swiss["standings"]]
+    assert manifest["final_order"] == placed == shown_order(err) == standings_order(out_folder)  # one order
     assert f"swiss: {top['bot']} wins after 3 rounds with {top['score']:g} of 6 points (Buchholz" in err
     report = (out_folder / "report.md").read_text()
     assert "## Swiss" in report and "Sonneborn-Berger" in report

@@ -7,7 +7,7 @@ import numpy as np
 from league.report.tables import STANDINGS_NOTES, standings_frame
 from league.stats.analysis import assess
 from league.stats.game_record import GameRecord
-from league.stats.ranking import RULE, rank_league
+from league.stats.ranking import RULE, manifest_order, rank_league
 from league.stats.ratings import league_table, trueskill_order
 from tests.conftest import typed
 
@@ -164,3 +164,19 @@ def test_the_legend_states_the_one_rule():
     assert place.startswith(RULE)
     assert "Bradley-Terry" in place and "every game at once" in place and "changes nothing" in place
     assert "never the order" in dict(STANDINGS_NOTES)["mu / sigma / conservative"]
+
+
+def test_a_formats_own_order_places_the_bots_and_the_strengths_stay_as_they_were():
+    games = a_feed_where_trueskill_puts_minimax_first(five_bot_round_robin())
+    by_strength = rank_league(FIVE, games)
+    bracket = ["greedy", "weak", "mybot", "minimax", "random"]  # a knockout's placing, say: not the strengths'
+    ranked = rank_league(FIVE, games, final_order=bracket)
+    assert (ranked.order, ranked.places, ranked.ties, ranked.by_format) == (bracket, [1, 2, 3, 4, 5], [], True)
+    assert not by_strength.by_format
+    for name in FIVE:  # the same fit, the same seed: the columns beside the order do not move
+        assert ranked.strength(name) == by_strength.strength(name)
+    # A name the league no longer has is left out; a bot the order does not name follows it by strength.
+    partial = rank_league(FIVE, games, final_order=["weak", "gone", "random"])
+    assert partial.order == ["weak", "random", "mybot", "minimax", "greedy"]
+    assert manifest_order({"final_order": bracket}) == bracket
+    assert manifest_order({"format": "round_robin"}) is None and manifest_order({"final_order": "mybot"}) is None
