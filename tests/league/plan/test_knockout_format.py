@@ -307,6 +307,11 @@ def test_seeding_from_a_stored_leagues_standings(tmp_path):
     league = inputs(["a", "b", "c", "d", "e"], seeding="rating", ratings_from=str(tmp_path), best=4)
     assert field_seeds(league) == ["b", "d", "c", "a"]
 
+    # A stored league whose format has an order of its own (a Swiss's standings) seeds by it, as its standings do.
+    (tmp_path / "league.json").write_text(json.dumps({"format": "swiss", "final_order": ["c", "stranger", "a", "b"]}))
+    ratings = stored_ratings(tmp_path, ["a", "b", "c", "d", "e"])  # d and e are not in it: then by strength
+    assert sorted(ratings, key=lambda bot: -ratings[bot]) == ["c", "a", "b", "d", "e"]
+
 
 def test_a_relative_ratings_from_is_taken_from_the_league_files_folder(tmp_path, monkeypatch):
     import yaml
