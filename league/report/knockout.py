@@ -288,7 +288,7 @@ def _title(manifest: dict[str, Any]) -> str:
     if not finals:
         return "Knockout"
     qualifier = str(manifest.get("format", "")).replace("_", " ")
-    return f"Finals: a knockout of the {qualifier}'s best {finals['best']}"
+    return f"Finals: a knockout of the best {finals['best']} of the {qualifier}"
 
 
 def _parts(

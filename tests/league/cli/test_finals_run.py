@@ -44,7 +44,7 @@ def test_a_qualifier_then_finals_plays_both_reports_both_and_resumes(ray_local, 
     assert manifest["game_ids"][:20] != finals and manifest["game_ids"][20:] == finals  # 10 pairs, then the finals
     assert "finals: b, d, a, e went on" in err and "Champion: b, beating d" in err, err
     report = (folder / "report.md").read_text()
-    assert "## Finals: a knockout of the round robin's best 4" in report and "## Standings" in report
+    assert "## Finals: a knockout of the best 4 of the round robin" in report and "## Standings" in report
     for game in finals:
         assert f"(replays/{game}.html)" in report and (folder / "replays" / f"{game}.html").exists()
     assert (folder / "knockout.png").read_bytes()[:4] == b"\x89PNG"
