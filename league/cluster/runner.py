@@ -308,19 +308,19 @@ def _take(
 ) -> None:
     """Feed the format's play what was stored: the games it plans join ``pending``; once it is over, nothing more does.
 
-    Where what it counts or its order has changed (an adaptive league's batches, a decided series), the
-    manifest follows, before any game it planned is handed out.
+    Where what it counts or its order has changed (an adaptive league's batches, a decided series, an
+    SPRT's verdict), the manifest follows, before any game it planned is handed out.
     """
     run = summary.run
     assert run is not None
-    shown, kept, before = run.progress(), _kept(run), len(run.games)
+    shown, kept, before, counting = run.progress(), _kept(run), len(run.games), len(run.counted)
     planned = run.add(stored)
     summary.skipped += len(run.games) - before - len(planned)  # planned already stored (a stage that resumed)
     pending.extend(planned)
     if run.over:
         pending.clear()  # games in flight are stored; they count for nothing
     now = _kept(run)
-    if now != kept:
+    if now != kept or len(run.counted) != counting:  # an SPRT's verdict: its pairs taken are what it counts
         counted = run.counted
         write_manifest(league, seed, counted, now, league_format(league.config).plans_as_it_goes)
         summary.total = len(counted) if run.over else len(run.games)

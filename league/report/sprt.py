@@ -2,8 +2,10 @@
 
 The test is taken again from the stored games in schedule order (``league.plan.sequential``), so the
 report says what ``league run`` said, whatever order the games were stored in: the verdict at the
-first pair that crossed a bound, the games stored after it (in flight when it decided) counted
-apart. A solo game's test (its games each one bot alone, as the report tells a solo league) is
+first pair that crossed a bound. The games stored after it (in flight when it decided) are not
+among the manifest's games (``league.plan.formats.sprt.SprtRun.counted``: the pairs the test took),
+so no part of the report counts them; a folder an earlier version wrote still lists them, and they
+are told apart. A solo game's test (its games each one bot alone, as the report tells a solo league) is
 said in its own terms: a pair is two seeds, a seed a game the candidate wins by outscoring the baseline.
 Pairs that repeat earlier ones count once (``league.stats.distinct``); a test that stopped because most
 of its pairs did says so. Where every pair went one way, the Elo row is a bound (``league.stats.one_way``).

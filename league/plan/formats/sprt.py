@@ -57,8 +57,14 @@ class SprtRun(FormatRun):
 
     @property
     def counted(self) -> Sequence[GameSpec]:
-        """The whole schedule: the report takes the test again from it (the games after the verdict counted apart)."""
-        return self._games
+        """The whole schedule until the test is over; then the pairs it took, its verdict's games.
+
+        Games stored after the verdict (in flight when it came) count for nothing: how many there are
+        depends on the workers' timing, and the report must not.
+        """
+        if not self.tracker.decided:
+            return self._games
+        return self._games[: self.tracker.games_per_pair * self.tracker.pairs_taken]
 
     @property
     def over(self) -> bool:

@@ -54,8 +54,10 @@ LEAGUES = {
 }
 NO_GAMES_PER_PAIR = ("tables", "solo", "sprt", "adaptive")
 
-IN_FLIGHT_COUNTED = ("sprt",)
-"""Formats whose report counts the games in flight when the test decided (how many: the workers' timing)."""
+AFTER_THE_MOVE = ("sprt",)
+"""Formats whose ids and manifest were recorded after the move: an SPRT counts only the pairs its test took
+since (issue 33), where its report counted the games in flight at the verdict too (how many: the workers'
+timing). Its ids are the first of the schedule it played before (``test_an_sprt_counts_...``)."""
 
 EXPECTED = {
     "round_robin": {
@@ -90,11 +92,13 @@ EXPECTED = {
         "report": "fb63dfa151ebed42",
         "standings": "73d701df911bc8a4",
     },
-    "sprt": {
+    "sprt": {  # ids, manifest, report and standings recorded after the move (AFTER_THE_MOVE)
         "plan": "e9cadbc1eb587db6",
-        "ids": "319bffdb067171b0",
-        "manifest": "f602584da32545fb",
+        "ids": "f82401f824505099",
+        "manifest": "6aa5f8881a914004",
         "closing": "97c4f05eeb420b14",
+        "report": "faec4e6250fe2047",
+        "standings": "03ea9dd4124ebb81",
     },
     "adaptive": {
         "plan": "0b8a966293a82b6f",
@@ -146,9 +150,8 @@ def what_it_played(league_cli, folder, name) -> dict[str, str]:
         "manifest": digest(masked(json.dumps(manifest, sort_keys=True), folder)),
         "closing": digest("\n".join(closing)),
     }
-    if name not in IN_FLIGHT_COUNTED:
-        found["report"] = digest(masked((out / "report.md").read_text(), folder))
-        found["standings"] = digest(masked((out / "standings.csv").read_text(), folder))
+    found["report"] = digest(masked((out / "report.md").read_text(), folder))
+    found["standings"] = digest(masked((out / "standings.csv").read_text(), folder))
     return found
 
 
@@ -156,3 +159,23 @@ def what_it_played(league_cli, folder, name) -> dict[str, str]:
 def test_each_format_plays_and_reports_what_it_did_before_the_move(ray_local, league_cli, tmp_path, name):
     found = what_it_played(league_cli, tmp_path, name)
     assert found == EXPECTED[name]
+
+
+def test_an_sprt_counts_the_first_pairs_of_its_schedule_and_reports_the_same_whatever_the_workers(
+    ray_local, league_cli, tmp_path
+):
+    from league.plan.config import load_league
+    from league.plan.league_schedule import league_plan
+
+    path = league_path(tmp_path, "sprt")
+    schedule = [spec.game_id for spec in league_plan(load_league(path)).planned()]
+    reports = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"out-{workers}"
+        status, _, err = league_cli("run", str(path), "--quiet", "--concurrency", workers, "--output", str(out))
+        assert status == 0, err
+        ids = json.loads((out / "league.json").read_text())["game_ids"]
+        assert ids == schedule[: len(ids)] and len(ids) % 2 == 0 and len(ids) < len(schedule)  # its verdict's pairs
+        text = masked((out / "report.md").read_text(), out).replace(f"out-{workers}", "out")
+        reports.append((text, (out / "standings.csv").read_text()))
+    assert reports[0] == reports[1]

@@ -63,4 +63,4 @@ def test_an_sprt_run_is_over_at_its_verdict_and_says_it(tmp_path):
     assert run.over and len(wins) < len(run.games)
     assert run.closing_lines()[0].startswith("SPRT: H1 accepted: top is better than mid")
     assert run.manifest() == {"sprt": {"elo0": 0.0, "elo1": 100.0, "alpha": 0.05, "beta": 0.05}}
-    assert run.counted == run.games  # the report takes the test again from the whole schedule
+    assert run.counted == run.games[: len(wins)]  # the pairs the test took: its verdict's games, no more

@@ -130,7 +130,8 @@ def test_a_league_stops_at_its_verdict_and_a_rerun_plays_nothing_more(ray_local,
     )  # shown as it went, ending at the verdict
     assert [pairs for pairs, _ in seen] == sorted({pairs for pairs, _ in seen})
     pairs = first.run.tracker.pairs_taken
-    assert 2 * pairs <= first.played < first.total  # stopped early; games in flight were stored
+    assert 2 * pairs <= first.played < len(first.run.games)  # stopped early; games in flight were stored
+    assert first.total == 2 * pairs  # what it counts: the pairs its test took
     again = run_league(load_league(sprt_file(tmp_path, variants={"short": {"turns_per_player": 10}})))
     assert again.played == 0
     assert again.run.tracker.pairs_taken == pairs and again.run.tracker.state.verdict == H1

@@ -47,7 +47,7 @@ def test_a_deterministic_sprt_stops_without_a_verdict_and_says_why(ray_local, tm
     assert test is not None and test.decided and test.repeated and test.state.verdict is None
     assert test.state.pairs == 1, "every pair after the first repeats it and is not counted"
     assert test.pairs_taken == MIN_UNITS_TO_JUDGE  # the first moment "most pairs repeat" can be judged
-    assert summary.played < summary.total  # the run ended there, as at a verdict
+    assert summary.played < len(summary.run.games)  # the run ended there, as at a verdict, before max_games
     ids = [spec.game_id for spec in schedule(league)]
     write_report(league.output, league.config.name, list(league.bots), list(league.games), ids)
     report = (league.output / "report.md").read_text()
@@ -77,7 +77,7 @@ def test_with_openings_an_sprt_of_deterministic_bots_decides_on_distinct_pairs(r
     assert state.verdict == H1, f"the merging bot is stronger: LLR {state.llr:.2f}, pentanomial {state.counts}"
     assert state.seen.units == test.pairs_taken and state.seen.repeated < state.seen.units / 2
     assert sum(state.counts) == state.pairs == state.seen.distinct, "the verdict rests on distinct pairs alone"
-    assert summary.played < summary.total, "it stopped at its verdict, before max_games"
+    assert summary.played < len(summary.run.games), "it stopped at its verdict, before max_games"
     del without["openings"]  # the same two bots without openings: one pair over and over, no verdict
     (tmp_path / "plain").mkdir()
     plain = tmp_path / "plain" / "league.yaml"
