@@ -9,6 +9,7 @@
 * ``league compare``: league/cli/compare.py
 * ``league standings``: league/cli/standings.py
 * ``league replay``: league/cli/replay.py
+* ``league authors``: league/cli/authors.py
 
 A user's mistake is one line on stderr naming the problem and the fix, with exit status 2; never
 a traceback. A disk that refuses the league's files (full, read-only) is one line too, status 3.
@@ -41,6 +42,7 @@ COMMAND_MODULES = {
     "standings": "standings",
     "compare": "compare",
     "replay": "replay",
+    "authors": "authors",
 }
 """Which module registers each command, in the order ``league --help`` lists them."""
 

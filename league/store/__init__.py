@@ -3,7 +3,8 @@
 ``results`` (``games.jsonl`` and ``moves.jsonl``: append-only, fsynced, a torn line detected) with
 ``lines`` (whole lines read, appended durably, a torn last line cut off),
 ``faults`` (a full disk, an unwritable folder, a damaged line, said for people), ``folder`` (the
-folder's file names; whether a folder is a league's own, or why it cannot be written).
+folder's file names; whether a folder is a league's own, or why it cannot be written), ``authors``
+(a contest's authors and their hashed tokens, in the folder's embedded database ``contest.sqlite``).
 
 May import: ``league.match``, ``league.stats``, ``engine``.
 """

@@ -21,7 +21,9 @@ MOVE_LOG = "moves.jsonl"
 """The move log beside it: what only replays read."""
 MANIFEST = "league.json"
 """The league's manifest (written and read by ``league.plan.manifest``)."""
-LEAGUE_FILES = (MANIFEST, STORE)
+CONTEST = "contest.sqlite"
+"""The contest's database (``league.store.authors``): ``league authors add`` may make it before any run."""
+LEAGUE_FILES = (MANIFEST, STORE, CONTEST)
 """The files that make a folder a league's (a run makes its store before anything else)."""
 _SHOWN = 3
 
