@@ -3,7 +3,8 @@
 ``results`` (``games.jsonl`` and ``moves.jsonl``: append-only, fsynced, a torn line detected) with
 ``lines`` (whole lines read, appended durably, a torn last line cut off),
 ``faults`` (a full disk, an unwritable folder, a damaged line, said for people), ``folder`` (the
-folder's file names; whether a folder is a league's own, or why it cannot be written).
+folder's file names; whether a folder is a league's own, or why it cannot be written), ``uploads``
+(an uploaded bot archive unpacked safely into its version's folder, or refused in one sentence).
 
 May import: ``league.match``, ``league.stats``, ``engine``.
 """
