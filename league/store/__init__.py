@@ -4,7 +4,8 @@
 ``lines`` (whole lines read, appended durably, a torn last line cut off),
 ``faults`` (a full disk, an unwritable folder, a damaged line, said for people), ``folder`` (the
 folder's file names; whether a folder is a league's own, or why it cannot be written), ``authors``
-(a contest's authors and their hashed tokens, in the folder's embedded database ``contest.sqlite``).
+(a contest's authors and their hashed tokens, in the folder's embedded database ``contest.sqlite``),
+``uploads`` (an uploaded bot archive unpacked safely into its version's folder, or refused in one sentence).
 
 May import: ``league.match``, ``league.stats``, ``engine``.
 """
