@@ -29,7 +29,6 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import itertools
-import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -185,18 +184,8 @@ class KnockoutPlan(Schedule):
         self.parts = list(parts)
         self._starts = list(itertools.accumulate((len(part) for part in parts), initial=0))
 
-    @typing.overload
-    def __getitem__(self, index: int) -> GameSpec: ...
-
-    @typing.overload
-    def __getitem__(self, index: slice) -> list[GameSpec]: ...
-
-    def __getitem__(self, index: int | slice) -> GameSpec | list[GameSpec]:
-        if isinstance(index, slice):
-            return [self[position] for position in range(*index.indices(len(self)))]
-        position = index + len(self) if index < 0 else index
-        if not 0 <= position < len(self):
-            raise IndexError(f"game {index} of a schedule of {len(self)}")
+    def _game_at(self, position: int) -> GameSpec:
+        """The game at ``position``: its part's, numbered in the whole."""
         part = bisect.bisect_right(self._starts, position) - 1
         spec = self.parts[part][position - self._starts[part]]
         return dataclasses.replace(spec, index=position)

@@ -81,6 +81,10 @@ class Schedule(Sequence[GameSpec]):
         position = index + len(self) if index < 0 else index
         if not 0 <= position < len(self):
             raise IndexError(f"game {index} of a schedule of {len(self)}")
+        return self._game_at(position)
+
+    def _game_at(self, position: int) -> GameSpec:
+        """The game at ``position`` (0 to ``len - 1``): its seating's, in its variant."""
         slot, variant = divmod(position, len(self.variants))
         return self._spec(position, self.variants[variant], self._seating(slot))
 

@@ -1,7 +1,8 @@
 """League formats, one module a format behind ``base.Format``, registered in ``FORMATS`` (one line a format).
 
 ``round_robin``, ``gauntlet``, ``tables``, ``solo``, ``sprt``, ``adaptive``, ``knockout`` and ``swiss`` (each a module
-of its name); ``base`` (the interface: ``Format``, ``FormatRun``, ``FormatInputs``, ``ScheduledRun``);
+of its name); ``base`` (the interface: ``Format``, ``FormatRun``, ``FormatInputs``; ``ScheduledFormat`` and
+``ScheduledRun`` for a schedule fixed in advance);
 ``seats`` (whether a format seats a variant's games); ``finals`` (a qualifier's best
 going on to finals: ``league_format`` gives a league's format with them).
 

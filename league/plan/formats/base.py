@@ -196,6 +196,14 @@ class Format(ABC):
         return f"play fewer games (games_per_pair: {config.games_per_pair:,})"
 
 
+class ScheduledFormat(Format):
+    """A format whose schedule is fixed in advance, whatever the results (round robin, gauntlet, tables, solo)."""
+
+    def start(self, inputs: FormatInputs) -> FormatRun:
+        """Its schedule, played whole (``ScheduledRun``)."""
+        return ScheduledRun(self.planned(inputs))
+
+
 def registry(formats: Iterable[Format]) -> dict[str, Format]:
     """Formats by name (their names distinct)."""
     found: dict[str, Format] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from league.plan.formats.base import Format, FormatInputs, FormatRun, ScheduledRun
+from league.plan.formats.base import FormatInputs, ScheduledFormat
 from league.plan.formats.round_robin import check_even, check_pairs, opened
 from league.plan.game_spec import GameSpec
 from league.plan.schedule import Schedule, gauntlet_schedule
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from league.plan.config_schema import LeagueConfig
 
 
-class Gauntlet(Format):
+class Gauntlet(ScheduledFormat):
     """The ``candidates`` against the rest of the bots, ``games_per_pair`` games per pair and variant."""
 
     name = "gauntlet"
@@ -53,10 +53,6 @@ class Gauntlet(Format):
             inputs.fingerprints,
         )
         return opened(schedule, inputs)
-
-    def start(self, inputs: FormatInputs) -> FormatRun:
-        """Its schedule, played whole."""
-        return ScheduledRun(self.planned(inputs))
 
     def describe(self, config: LeagueConfig) -> str:
         """``2 per pair and variant``."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine import GAMES
 from engine.core import span
-from league.plan.formats.base import Format, FormatInputs, FormatRun, ScheduledRun
+from league.plan.formats.base import FormatInputs, ScheduledFormat
 from league.plan.schedule import Schedule, round_robin_schedule
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def check_even(config: LeagueConfig) -> None:
         )
 
 
-class RoundRobin(Format):
+class RoundRobin(ScheduledFormat):
     """Every pair, ``games_per_pair`` games per variant; game ``2r + 1`` is game ``2r`` with the seats swapped."""
 
     name = "round_robin"
@@ -62,10 +62,6 @@ class RoundRobin(Format):
             inputs.league, inputs.bots, inputs.variants, config.games_per_pair, inputs.seed, inputs.fingerprints
         )
         return opened(schedule, inputs)
-
-    def start(self, inputs: FormatInputs) -> FormatRun:
-        """Its schedule, played whole."""
-        return ScheduledRun(self.planned(inputs))
 
     def describe(self, config: LeagueConfig) -> str:
         """``2 per pair and variant``."""

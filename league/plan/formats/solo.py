@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from league.plan.formats.base import Format, FormatInputs, FormatRun, ScheduledRun
+from league.plan.formats.base import FormatInputs, ScheduledFormat
 from league.plan.formats.round_robin import opened
 from league.plan.schedule import Schedule, SoloSchedule
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from league.plan.config_schema import LeagueConfig
 
 
-class Solo(Format):
+class Solo(ScheduledFormat):
     """A qualifier of runs alone (codevs21's solo mode), ranked on the scores of the same seeds."""
 
     name = "solo"
@@ -35,10 +35,6 @@ class Solo(Format):
             inputs.league, inputs.bots, inputs.variants, config.runs_per_case, inputs.seed, inputs.fingerprints
         )
         return opened(schedule, inputs)
-
-    def start(self, inputs: FormatInputs) -> FormatRun:
-        """Its schedule, played whole."""
-        return ScheduledRun(self.planned(inputs))
 
     def describe(self, config: LeagueConfig) -> str:
         """``3 runs per bot and variant, every bot on the same seeds``."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine import GAMES
 from engine.core import plural, span
-from league.plan.formats.base import Format, FormatInputs, FormatRun, ScheduledRun
+from league.plan.formats.base import FormatInputs, ScheduledFormat
 from league.plan.formats.round_robin import opened
 from league.plan.game_spec import GameSpec
 from league.plan.schedule import Schedule, TableSchedule, balance
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from league.plan.config_schema import LeagueConfig
 
 
-class Tables(Format):
+class Tables(ScheduledFormat):
     """Tables of three or more (``league.plan.table_draw``), each played once per seat rotation and variant."""
 
     name = "tables"
@@ -58,10 +58,6 @@ class Tables(Format):
             inputs.league, inputs.bots, inputs.variants, sizes, config.tables, inputs.seed, inputs.fingerprints
         )
         return opened(schedule, inputs)
-
-    def start(self, inputs: FormatInputs) -> FormatRun:
-        """Its schedule, played whole."""
-        return ScheduledRun(self.planned(inputs))
 
     def describe(self, config: LeagueConfig) -> str:
         """``2 tables of each size (3 and 4 players), each played once per seat rotation and variant``."""
