@@ -146,6 +146,8 @@ def run_league(
     on_run: Callable[[FormatRun], None] | None = None,
     remove_stale_report: Callable[[Path], list[Path]] | None = None,
     plan: LeaguePlan | None = None,
+    stop: threading.Event | None = None,
+    publish: bool = True,
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
 
@@ -170,6 +172,10 @@ def run_league(
             report describes other games. None: an old report stays.
         plan: The league's seed and what its format plays from, settled by the caller
             (``league_plan(league, fresh)``); None: settled here.
+        stop: Once set, the run ends as Ctrl-C ends it (what is stored stays, the games in flight are
+            dropped and played by the next run): a live contest's field changed (``league.contest.play_loop``).
+        publish: Whether ``league.json`` states the seed once no game is left (False: a live contest,
+            whose next version plays on the same seed, keeps it secret).
 
     Raises:
         StoreBusy: Another run holds the league's store (nothing is written).
@@ -208,8 +214,8 @@ def run_league(
             on_progress(summary.skipped, summary.total)
         if todo:
             we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-            _play(league, seed, deque(todo), store, summary, cluster, (on_progress, on_run), started)
-        if _all_played(summary, store):
+            _play(league, seed, deque(todo), store, summary, cluster, (on_progress, on_run), started, stop)
+        if publish and _all_played(summary, store):
             publish_seed(league, seed)  # no game is left to play on it: league.json states it (league.plan.seed)
         if not todo:
             return summary
@@ -250,8 +256,9 @@ def _play(
     cluster: bool,
     callbacks: tuple[Callable[[int, int], None] | None, Callable[[FormatRun], None] | None],
     started: float,
+    stop: threading.Event | None = None,
 ) -> None:
-    """Hand the games out to a pool of workers and store each as it comes back, until none is left or Ctrl-C."""
+    """Hand the games out to workers and store each as it comes back, until none is left, Ctrl-C or ``stop``."""
     from league.cluster.pool import WorkerPool  # imports Ray: only a run needs it
 
     on_progress, on_run = callbacks
@@ -268,6 +275,9 @@ def _play(
         most = max(len(pending), run.most_games - summary.skipped)  # games it may still plan count too
         pool = WorkerPool(setup, max(1, min(league.config.concurrency, most)))  # no idle worker to start
         while pending or pool.busy():
+            if stop is not None and stop.is_set():
+                summary.interrupted = True  # as Ctrl-C ends it: the games in flight go with the workers
+                break
             _hand_out(pool, pending)
             if pool.busy():
                 first_worker.set()
