@@ -221,9 +221,17 @@ def _accept(
         return add_submission(folder, name, digest, words, final, submitted=now_iso(moment))
     except BaseException:
         shutil.rmtree(incoming, ignore_errors=True)
-        if final is not None and final.exists() and final.resolve() not in version_folders(folder):
+        if final is not None and final.exists() and not _stored(folder, final):
             shutil.rmtree(final, ignore_errors=True)
         raise
+
+
+def _stored(folder: Path, version: Path) -> bool:
+    """Whether a submission keeps ``version``'s folder (kept, too, when the database cannot say: a sweep decides)."""
+    try:
+        return version.resolve() in {path.resolve() for path in version_folders(folder)}
+    except Exception:  # noqa: BLE001 - the database's own error is the one raised
+        return True
 
 
 def _check_program(words: list[str], folder: Path) -> None:

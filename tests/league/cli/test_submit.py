@@ -190,6 +190,8 @@ def test_usage_errors_are_one_line_naming_the_fix(server, tmp_path, league_cli, 
     assert "bytes, over the 1048 bytes a contest takes" in big and "--max-mb" in big
     assert "is not a contest's address" in refusal(league_cli, "submit", "localhost:8000", str(folder), *with_token)
     assert "quote it" in refusal(league_cli, "submit", url, str(folder), "--command", "python3 'bot.py", "--token", "t")
+    line = refusal(league_cli, "submit", url + "elsewhere/", str(folder), *with_token)  # no API there: a 404 page
+    assert "answered HTTP 404 with no contest data; give the address `league serve` printed" in line
     with socket.socket() as probe:  # a port where nothing listens
         probe.bind(("127.0.0.1", 0))
         closed = probe.getsockname()[1]
@@ -197,3 +199,14 @@ def test_usage_errors_are_one_line_naming_the_fix(server, tmp_path, league_cli, 
     assert line.startswith(f"league: error: cannot reach the contest server at http://127.0.0.1:{closed}/")
     assert "check the address `league serve` printed" in line
     assert submissions(league.output) == []
+
+
+def test_a_missing_token_answered_401_is_a_usage_error_naming_the_token():
+    from league.cli.args import UsageError
+    from league.cli.submit import _refused_at_once
+
+    with pytest.raises(UsageError, match=r"refused the token \(HTTP 401: give your token\); give the token"):
+        _refused_at_once("http://h/", 401, {"error": "give your token"})
+    assert _refused_at_once("http://h/", 429, {"error": "Wait a minute."}) == 1
+    with pytest.raises(UsageError, match="answered HTTP 500; check that it is a contest server"):
+        _refused_at_once("http://h/", 500, {})

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from league.contest.submit import accept_upload
-from league.contest.validation import ValidationQueue, validate
+from league.contest.validation import ValidationOutcome, ValidationQueue, validate
 from league.plan.config import load_league
 from league.store.authors import add_author
 from league.store.submissions import Status, next_queued, submission, submissions
@@ -157,3 +157,36 @@ def test_unjailed_the_intruder_reaches_them_so_the_check_can_fail(tmp_path):
     assert "REACHED file" in outcome.stderr and "contest.sqlite" in outcome.stderr
     assert "REACHED processes of the server" in outcome.stderr
     assert connected
+
+
+def test_a_failure_of_ours_refuses_saying_so_and_a_listener_s_bug_stops_nothing(tmp_path):
+    league = contest(tmp_path)
+    first = accept_upload(league, "alice", archive("v2048_steady.py"), ["python3", "v2048_steady.py"])
+    second = accept_upload(league, "alice", archive("v2048_crasher.py"), ["python3", "v2048_crasher.py"])
+    third = accept_upload(league, "alice", archive("v2048_sleeper.py"), ["python3", "v2048_sleeper.py"])
+    verdicts = {first.id: "broken", second.id: "ok", third.id: "ok"}
+
+    def check(_, entry):
+        if verdicts[entry.id] == "broken":
+            raise RuntimeError("no jail today")
+        return ValidationOutcome(True, "", "fine\n")
+
+    announced = []
+
+    def listener(entry):
+        announced.append(entry.id)
+        raise ValueError("the listener's own bug")
+
+    queue = ValidationQueue(league, listener, check)
+    queue.start()
+    try:
+        deadline = time.monotonic() + 600  # a guard against a hang, not a measure
+        while len(announced) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        queue.stop()
+    broken = submission(league.output, first.id)
+    assert broken.status == Status.REFUSED
+    assert "not of the bot (RuntimeError: no jail today): tell the organiser" in broken.fault
+    assert announced == [second.id, third.id]  # the queue went on after the listener failed
+    assert submission(league.output, third.id).stderr == "fine\n"
