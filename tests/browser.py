@@ -303,8 +303,9 @@ class Shared:
         return self._driver
 
     def browser(self) -> Browser:
-        """The running browser, started if need be."""
-        if self._chromium is None or self._chromium.browser is None:
+        """The running browser, started (again, if it went away) if need be."""
+        running = self._chromium.browser if self._chromium is not None else None
+        if running is None or not running.is_connected():
             self.close()
             self._driver = Driver()
             self._driver.start()
