@@ -66,6 +66,9 @@ class Contest:
         self.play = PlayLoop(self.path, self.entries, lambda _state: self._changed.set(), address)
         self.validation = ValidationQueue(self.league, on_valid=self._entered)
         self._started_ray = False
+        self._records_lock = threading.Lock()
+        self._records_key: tuple[int, int] | None = None
+        self._records_cache: list[GameRecord] = []
 
     def start(self) -> None:
         """Start Ray (on the calling thread: the main one), the validation queue, the play loop and the board.
@@ -181,7 +184,17 @@ class Contest:
         self._changed.set()
 
     def _records(self) -> list[GameRecord]:
-        return league_store(self.folder).records()
+        """Every stored game, read again only when the store's file has changed (its size or time)."""
+        path = league_store(self.folder).path
+        try:
+            stat = path.stat()
+            key = (stat.st_size, stat.st_mtime_ns)
+        except FileNotFoundError:
+            return []
+        with self._records_lock:
+            if self._records_key != key:
+                self._records_cache, self._records_key = league_store(self.folder).records(), key
+            return self._records_cache
 
     def _keep_board(self) -> None:
         while not self._closing.is_set():
