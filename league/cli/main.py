@@ -44,6 +44,7 @@ COMMAND_MODULES = {
     "compare": "compare",
     "replay": "replay",
     "authors": "authors",
+    "serve": "serve",
     "submit": "submit",
 }
 """Which module registers each command, in the order ``league --help`` lists them."""

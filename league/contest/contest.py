@@ -12,8 +12,9 @@ called from that thread: it must return at once (a page's live stream only notes
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -144,15 +145,24 @@ class Contest:
             seats.setdefault(int(tail["seat"]), []).append(str(tail["text"]))
         return {seat: "\n".join(parts).strip() for seat, parts in seats.items()}
 
-    def replay_page(self, game_id: str) -> str | None:
-        """The replay viewer's self-contained page of a stored game; None for a game not stored (or not replayable)."""
+    def replay_page(self, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
+        """The replay viewer's self-contained page of a stored game; None for a game not stored (or not replayable).
+
+        Args:
+            game_id: The game.
+            stderr_seats: The seats whose stderr the page may show (their bot's author or an organiser reads
+                it); every other seat's is left out of the page.
+        """
         with contextlib.suppress(ReplayNotFound):
             replays = LeagueReplays(self.folder)
             record = next((r for r in replays.records if r.game_id == game_id), None)
             if record is None:
                 return None
+            replay = replays.replay(record)
+            shown = [tail for tail in replay.stderr if int(tail.get("seat", -1)) in set(stderr_seats)]
             heading = f"{self.league.config.name}: {replays.game} replay"
-            return page(replays.game, [Reel(replays.title(record), replays.replay(record))], heading)
+            reel = Reel(replays.title(record), dataclasses.replace(replay, stderr=shown))
+            return page(replays.game, [reel], heading)
         return None
 
     def workers(self) -> list[str]:
@@ -203,6 +213,8 @@ class Contest:
             if self._closing.is_set():
                 break
             state = self.play.state
+            if state.league is not None and state.run is None:
+                continue  # a run starting on a new field: its board comes once it has taken the stored games
             board = make_board(
                 self._board.serial + 1, state.league, state.run, self._records(), self.entries(), state.sentence
             )

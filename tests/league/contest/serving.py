@@ -30,6 +30,7 @@ def contest_file(folder: Path, **overrides) -> Path:
             {"name": "random", "builtin": "versus2048.random"},
             {"name": "greedy", "builtin": "versus2048.greedy"},
         ],
+        "format": "adaptive",
         "adaptive": {"warmup_games": 2, "batch_games": 2},
         "max_games": 24,
         "seed": 5,

@@ -51,8 +51,10 @@ def test_a_submitted_version_is_validated_enters_the_board_and_the_pages_can_rea
         submitted = contest.submit("alice", starter_archive(), ["python3", "bot.py"])
         assert submitted.author == "alice" and contest.submission(submitted.id).digest == submitted.digest
         wait(
-            lambda: any(r.bot == "alice" and r.games >= 2 for r in contest.board().rows)
-            and "Waiting" in contest.board().state,
+            lambda: (
+                any(r.bot == "alice" and r.games >= 2 for r in contest.board().rows)
+                and "Waiting" in contest.board().state
+            ),
             what="alice on the settled board",
         )
         board = contest.board()
