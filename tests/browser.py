@@ -1,46 +1,56 @@
-"""A tiny headless-browser driver for tests: Debian's chromium over the DevTools pipe, no new dependency.
+"""Headless chromium for tests through playwright: Debian's chromium, pages kept to this machine.
 
-Chromium is started with ``--remote-debugging-pipe``: it reads Chrome DevTools Protocol commands
-from its file descriptor 3 and writes answers and events to its descriptor 4, each message JSON
-ended by a NUL byte. Every page gets a target of its own, attached with ``flatten`` so its
-commands carry a ``sessionId``. Every wait has a deadline, and the browser's whole process group
-(its own session, started for it) is killed at the end by its own id; its helpers, orphaned when
-it quits, come back to us (a child subreaper, as the referee is) and are reaped.
+Playwright cannot download its own browsers here, so it drives the system's chromium
+(``executable_path``). A context made by ``local_context`` lets its pages load only what is on
+this machine: file:, data:, about: and blob: URLs, and http(s)/ws(s) to 127.0.0.1 (a test's own
+server); any other request is refused and noted in ``refused(context)`` (the ``context`` fixture
+of tests/conftest.py fails the test then). Each of its pages is watched from its start:
+``page_log(page)`` has what went wrong on it and every URL it asked for.
 
-    with Browser() as browser:
-        page = browser.open(Path("reports/tiny/index.html"))
-        page.resize(1400)  # lay it out as a 1,400 px wide window shows it
-        assert page.console_errors() == []
-        page.screenshot(Path("shot.png"))
+``Driver`` is playwright's driver process, ``Chromium`` one browser it runs; closing either waits
+until its processes are gone, reaping chromium's helpers that came back to us. ``Shared`` is the
+pair the tests' ``browser`` fixture hands out. Tests use playwright's own API on the rest:
+
+    shared = Shared()
+    context = local_context(shared.browser())
+    page = context.new_page()
+    page.goto(Path("reports/tiny/index.html").resolve().as_uri())
+    page.set_viewport_size({"width": 1400, "height": 900})
+    assert page_log(page).errors() == [] and refused(context) == []
+    page.screenshot(path="shot.png", full_page=True)
+    shared.close()
 """
 
 from __future__ import annotations
 
-import base64
-import fcntl
-import json
+import importlib.util
 import os
-import select
 import shutil
-import signal
-import subprocess
-import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+from weakref import WeakKeyDictionary
 
-from sandbox.procfs import PGRP, process_table
-from sandbox.reaper import TRACKED, become_subreaper, wait_gone
+from sandbox.procfs import STATE, children_of, descendants, process_table, stat_fields
+from sandbox.reaper import become_subreaper, wait_gone
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, Request, Response
 
 CHROMIUM = "/usr/bin/chromium"
-TIMEOUT_S = 20.0
-CLOSE_TIMEOUT_S = 5.0
-LOCAL_SCHEMES = ("file:", "data:", "about:")
+CLOSE_TIMEOUT_S = 10.0
+VIEWPORT = {"width": 1280, "height": 900}
+LOCAL_SCHEMES = ("file", "data", "about", "blob")
+SERVER_SCHEMES = ("http", "https", "ws", "wss")
+LOCAL_HOST = "127.0.0.1"
+ARGUMENTS = [  # a second wall behind the routes (a request they miss, such as a worker's, finds no network)
+    f"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE {LOCAL_HOST}",  # no name resolves
+    "--proxy-server=127.0.0.1:9",  # nor does an address without a name connect (loopback bypasses a proxy)
+]
 
-
-class BrowserError(Exception):
-    """The browser did not start, answer, or load a page in time, or answered with an error."""
+_REFUSED: WeakKeyDictionary[BrowserContext, list[str]] = WeakKeyDictionary()
+_LOGS: WeakKeyDictionary[Page, PageLog] = WeakKeyDictionary()
 
 
 def chromium_path() -> str | None:
@@ -50,345 +60,303 @@ def chromium_path() -> str | None:
     return shutil.which("chromium")
 
 
-@dataclass
-class _Session:
-    """What one page's target has said: its events in order of arrival."""
-
-    events: list[dict[str, Any]] = field(default_factory=list)
-    waited_for: set[int] = field(default_factory=set)
-
-
-class _Pipe:
-    """Both ends of the DevTools pipe: NUL-terminated JSON messages, read with deadlines."""
-
-    def __init__(self, to_browser: int, from_browser: int) -> None:
-        self._to_browser = to_browser
-        self._from_browser = from_browser
-        self._buffer = b""
-        self._next_id = 0
-        self._answers: dict[int, dict[str, Any]] = {}
-        self.sessions: dict[str, _Session] = {}
-
-    def close(self) -> None:
-        for fd in (self._to_browser, self._from_browser):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-    def call(
-        self, method: str, params: dict[str, Any] | None = None, session: str | None = None, timeout: float = TIMEOUT_S
-    ) -> dict[str, Any]:
-        """Send one command and wait for its answer; returns its ``result``."""
-        self._next_id += 1
-        message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params or {}}
-        if session is not None:
-            message["sessionId"] = session
-        data = json.dumps(message).encode() + b"\0"
-        deadline = time.monotonic() + timeout
-        while data:
-            self._wait(self._to_browser, select.POLLOUT, deadline, f"sending {method}")
-            try:
-                data = data[os.write(self._to_browser, data) :]
-            except OSError as error:  # the browser is gone (a broken pipe)
-                raise BrowserError(f"could not send {method}: {error}") from error
-        while self._next_id not in self._answers:
-            self._read_once(deadline, f"the answer to {method}")
-        answer = self._answers.pop(self._next_id)
-        if "error" in answer:
-            raise BrowserError(f"{method}: {answer['error'].get('message')} {answer['error'].get('data', '')}".strip())
-        return answer.get("result", {})
-
-    def wait_event(self, session: str, method: str, timeout: float = TIMEOUT_S) -> dict[str, Any]:
-        """Wait for the next ``method`` event of ``session`` not yet waited for; returns its params."""
-        deadline = time.monotonic() + timeout
-        state = self.sessions[session]
-        while True:
-            for index, event in enumerate(state.events):
-                if event["method"] == method and index not in state.waited_for:
-                    state.waited_for.add(index)
-                    return event.get("params", {})
-            self._read_once(deadline, f"the event {method}")
-
-    def drain(self, seconds: float) -> None:
-        """Read whatever arrives for ``seconds`` (events that follow a load)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            try:
-                self._read_once(deadline, "events")
-            except BrowserError:
-                return
-
-    def _wait(self, fd: int, event: int, deadline: float, what: str) -> None:
-        poller = select.poll()
-        poller.register(fd, event)
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or not poller.poll(remaining * 1000):
-            raise BrowserError(f"timed out waiting for {what}")
-
-    def _read_once(self, deadline: float, what: str) -> None:
-        self._wait(self._from_browser, select.POLLIN, deadline, what)
-        chunk = os.read(self._from_browser, 1 << 20)
-        if not chunk:
-            raise BrowserError(f"the browser closed its pipe while we waited for {what}")
-        self._buffer += chunk
-        *messages, self._buffer = self._buffer.split(b"\0")
-        for raw in messages:
-            self._dispatch(json.loads(raw))
-
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        if "id" in message:
-            self._answers[message["id"]] = message
-        elif message.get("sessionId") in self.sessions:
-            self.sessions[message["sessionId"]].events.append(message)
+def missing() -> str | None:
+    """Why the browser tests cannot run here (what to install), or None when they can."""
+    if importlib.util.find_spec("playwright") is None:
+        return "playwright is not installed (pip install -e '.[test]' -c constraints.txt; .ci/run installs it)"
+    if chromium_path() is None:
+        return "chromium is not installed (apt-get install chromium; .ci/run installs it)"
+    return None
 
 
-class Page:
-    """One loaded page: run JavaScript in it, read what went wrong, take a screenshot.
+def is_local(url: str) -> bool:
+    """Whether a page may load ``url``: this machine's files and data, or a server on 127.0.0.1."""
+    parts = urlsplit(url)
+    if parts.scheme in LOCAL_SCHEMES:
+        return True
+    try:  # reading the port checks it
+        return parts.scheme in SERVER_SCHEMES and parts.hostname == LOCAL_HOST and parts.port != 0
+    except ValueError:  # a malformed port
+        return False
+
+
+class PageLog:
+    """What one page did: what went wrong on it, and every URL it asked for, in order of arrival.
 
     Args:
-        pipe: The browser's pipe.
-        target: The page's target id.
-        session: The page target's session id.
+        page: The page to watch, from its start (see ``watch``).
     """
 
-    def __init__(self, pipe: _Pipe, target: str, session: str) -> None:
-        self._pipe = pipe
-        self._target = target
-        self._session = session
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._errors: list[str] = []
+        self._requests: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", self._exception)
+        page.on("request", self._request)
+        page.on("requestfailed", self._failed)
+        page.on("response", self._response)
 
-    def close(self, timeout: float = TIMEOUT_S) -> None:
-        """Close the page's tab (the browser goes on)."""
-        self._pipe.call("Target.closeTarget", {"targetId": self._target}, timeout=timeout)
+    def errors(self) -> list[str]:
+        """Uncaught exceptions, ``console.error`` and ``console.assert`` calls (chromium's own load
+        errors among them), failed loads and answers of status 400 or more, in order of arrival.
 
-    def evaluate(self, expression: str, timeout: float = TIMEOUT_S) -> Any:
-        """The value of a JavaScript expression (promises awaited), as JSON data.
-
-        Raises:
-            BrowserError: The expression threw.
+        Waits 50 ms first for the page's last events, as long as the page is open.
         """
-        params = {"expression": expression, "returnByValue": True, "awaitPromise": True}
-        answer = self._call("Runtime.evaluate", params, timeout)
-        if "exceptionDetails" in answer:
-            raise BrowserError(f"{expression!r} threw: {_exception_text(answer['exceptionDetails'])}")
-        return answer["result"].get("value")
-
-    def console_errors(self) -> list[str]:
-        """Everything the page reported as an error: uncaught exceptions, ``console.error``, log
-        errors and failed loads, in order of arrival."""
-        self._pipe.drain(0.05)
-        urls: dict[str, str] = {}
-        errors = []
-        for event in self._events():
-            method, params = event["method"], event.get("params", {})
-            if method == "Network.requestWillBeSent":
-                urls[params["requestId"]] = params["request"]["url"]
-            elif method == "Runtime.exceptionThrown":
-                errors.append(f"exception: {_exception_text(params['exceptionDetails'])}")
-            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-                words = [str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", [])]
-                errors.append(f"console.{params['type']}: {' '.join(words)}")
-            elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
-                errors.append(f"log: {params['entry'].get('text')} {params['entry'].get('url', '')}".strip())
-            elif method == "Network.loadingFailed" and not params.get("canceled"):
-                errors.append(f"failed load: {urls.get(params['requestId'], '?')} {params.get('errorText')}")
-            elif method == "Network.responseReceived" and params["response"].get("status", 200) >= 400:
-                errors.append(f"failed load: {params['response']['url']} status {params['response']['status']}")
-        return errors
+        self._settle()
+        return list(self._errors)
 
     def requests(self) -> list[str]:
-        """The URL of every request the page made, in order."""
-        self._pipe.drain(0.05)
-        return [
-            event["params"]["request"]["url"]
-            for event in self._events()
-            if event["method"] == "Network.requestWillBeSent"
-        ]
+        """The URL of every request the page made, in order (refused ones too)."""
+        self._settle()
+        return list(self._requests)
 
     def foreign_requests(self) -> list[str]:
-        """The requests that left the machine's files: anything but file:, data: and about: URLs."""
-        return [url for url in self.requests() if not url.startswith(LOCAL_SCHEMES)]
+        """The requests the page made for anything off this machine (all refused)."""
+        return [url for url in self.requests() if not is_local(url)]
 
-    def resize(self, width: int, height: int = 900, timeout: float = TIMEOUT_S) -> None:
-        """Lay the page out in a window ``width`` x ``height`` CSS pixels wide (a desktop, scale 1)."""
-        params = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
-        self._call("Emulation.setDeviceMetricsOverride", params, timeout)
+    def _settle(self) -> None:
+        if not self._page.is_closed():
+            self._page.wait_for_timeout(50)
 
-    def screenshot(self, path: Path, timeout: float = TIMEOUT_S) -> Path:
-        """Save a PNG of the whole page (beyond the viewport) to ``path``; returns ``path``."""
-        size = self._call("Page.getLayoutMetrics", {}, timeout)["cssContentSize"]
-        clip = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}
-        params = {"format": "png", "captureBeyondViewport": True, "clip": clip}
-        data = self._call("Page.captureScreenshot", params, timeout)["data"]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(base64.b64decode(data))
-        return path
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type in ("error", "assert"):
+            self._errors.append(f"console.{message.type}: {message.text}")
 
-    def _call(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
-        return self._pipe.call(method, params, self._session, timeout)
+    def _exception(self, error: Any) -> None:
+        name = getattr(error, "name", "")
+        self._errors.append(f"exception: {name}: {error.message}" if name else f"exception: {error.message}")
 
-    def _events(self) -> list[dict[str, Any]]:
-        return self._pipe.sessions[self._session].events
+    def _request(self, request: Request) -> None:
+        self._requests.append(request.url)
 
+    def _failed(self, request: Request) -> None:
+        self._errors.append(f"failed load: {request.url} {request.failure}")
 
-def _exception_text(details: dict[str, Any]) -> str:
-    exception = details.get("exception", {})
-    return str(exception.get("description") or exception.get("value") or details.get("text", "?"))
+    def _response(self, response: Response) -> None:
+        if response.status >= 400:
+            self._errors.append(f"failed load: {response.url} status {response.status}")
 
 
-class Browser:
-    """A headless chromium of our own, in its own process group and profile folder.
+def watch(page: Page) -> PageLog:
+    """Start keeping ``page``'s log (``local_context`` does it for each of its pages as it opens)."""
+    if page not in _LOGS:
+        _LOGS[page] = PageLog(page)
+    return _LOGS[page]
+
+
+def page_log(page: Page) -> PageLog:
+    """The log of a page of a ``local_context``."""
+    if page not in _LOGS:
+        raise LookupError("this page is not watched: open it in a local_context, or watch() it before loading")
+    return _LOGS[page]
+
+
+def refused(context: BrowserContext) -> list[str]:
+    """The URLs off this machine that pages of a ``local_context`` asked for, refused, in order."""
+    return list(_REFUSED[context])
+
+
+def assert_stayed_local(context: BrowserContext) -> None:
+    """Fail (AssertionError) if a page of a ``local_context`` asked for anything off this machine."""
+    tried = refused(context)
+    assert tried == [], f"a page asked for something off this machine (refused): {tried}"
+
+
+def local_context(browser: Browser, **options: Any) -> BrowserContext:
+    """A new context (its own cookies and storage) whose pages load only local content and are watched.
 
     Args:
-        executable: The chromium to run (default: ``chromium_path()``).
-        timeout: Seconds allowed for each step (start, each command, each page load).
+        browser: The browser.
+        **options: For ``browser.new_context`` (default viewport: 1,280 x 900 CSS pixels, scale 1).
+    """
+    context = browser.new_context(**{"viewport": VIEWPORT, "device_scale_factor": 1, **options})
+    noted = _REFUSED.setdefault(context, [])
+
+    def route(route: Any) -> None:
+        if is_local(route.request.url):
+            route.continue_()
+        else:
+            noted.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    def route_socket(socket: Any) -> None:
+        noted.append(socket.url)
+        socket.close()
+
+    context.route("**/*", route)
+    context.route_web_socket(lambda url: not is_local(url), route_socket)
+    context.on("page", watch)
+    return context
+
+
+class Driver:
+    """Playwright's driver (a node process of ours), which runs the browsers; one at a time in a process.
+
+    While it runs, playwright's sync API keeps its asyncio loop marked as running in this thread:
+    ``asyncio.run`` here fails until ``stop``. We make ourselves a child subreaper first (as the
+    referee is), so that chromium's helpers, orphaned when it is killed, come back to us (not to
+    init) and are reaped.
     """
 
-    def __init__(self, executable: str | None = None, timeout: float = TIMEOUT_S) -> None:
-        found = executable or chromium_path()
-        if found is None:
-            raise BrowserError("chromium is not installed (Debian: apt-get install chromium)")
-        self.executable = found
-        self.timeout = timeout
-        self._profile: tempfile.TemporaryDirectory[str] | None = None
-        self._process: subprocess.Popen[bytes] | None = None
-        self._pipe: _Pipe | None = None
+    def __init__(self) -> None:
+        self.playwright: Playwright | None = None
+        self.pid: int | None = None
+
+    def start(self) -> Playwright:
+        """Start the driver; returns playwright's sync API object."""
+        from playwright.sync_api import sync_playwright
+
+        become_subreaper()
+        before = _our_children()
+        self.playwright = sync_playwright().start()
+        self.pid = next((pid for pid in _our_children() - before if "run-driver" in _command_line(pid)), None)
+        return self.playwright
+
+    def stop(self) -> None:
+        """Stop the driver (and any browser still open) and wait until its process is gone."""
+        if self.playwright is not None:
+            self.playwright.stop()  # its own loop waits for (and reaps) the driver process
+            self.playwright = None
+        deadline = time.monotonic() + CLOSE_TIMEOUT_S
+        while self.pid is not None and _alive(self.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)  # not reaped here: its asyncio child watcher does that
+        self.pid = None
+
+
+class Chromium:
+    """One headless chromium of ours, run by playwright's driver; ``close`` ends all its processes and reaps them.
+
+    Args:
+        driver: The started driver.
+        executable: The chromium to run (default: ``chromium_path()``).
+    """
+
+    def __init__(self, driver: Driver, executable: str | None = None) -> None:
+        self.driver = driver
+        self.executable = executable or chromium_path() or CHROMIUM
+        self.browser: Browser | None = None
+        self.pid: int | None = None
+        self._before: set[int] = set()
+        self._folders: set[str] = set()
 
     def __enter__(self) -> Browser:
-        self.start()
-        return self
+        return self.start()
 
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def start(self) -> None:
-        """Start chromium and check that it answers."""
-        self._profile = tempfile.TemporaryDirectory(prefix="league-chromium-")
-        profile = Path(self._profile.name)
-        command_read, command_write = os.pipe()
-        event_read, event_write = os.pipe()
-        # Out of the way of 3 and 4, so that placing them there in the child cannot clobber either.
-        child_in = fcntl.fcntl(command_read, fcntl.F_DUPFD_CLOEXEC, 10)
-        child_out = fcntl.fcntl(event_write, fcntl.F_DUPFD_CLOEXEC, 10)
-        os.close(command_read)
-        os.close(event_write)
+    def start(self) -> Browser:
+        """Start chromium (headless; with its own sandbox unless we are root) and connect to it.
 
-        def place_pipe() -> None:  # in the child, before exec: the pipe becomes descriptors 3 and 4
-            os.dup2(child_in, 3)
-            os.dup2(child_out, 4)
-
-        become_subreaper()
-        try:
-            with (profile / "stderr.log").open("wb") as stderr:
-                self._process = subprocess.Popen(
-                    self._arguments(profile),
-                    stdin=subprocess.DEVNULL,
-                    stdout=stderr,
-                    stderr=stderr,
-                    close_fds=False,  # 3 and 4 must survive exec; every other descriptor of ours is close-on-exec
-                    preexec_fn=place_pipe,
-                    start_new_session=True,
-                )
-        except OSError as error:  # no such program, or not one
-            for fd in (command_write, event_read):
-                os.close(fd)
-            self._profile.cleanup()
-            self._profile = None
-            raise BrowserError(f"could not start {self.executable}: {error}") from error
-        finally:
-            os.close(child_in)
-            os.close(child_out)
-        TRACKED.add(self._process.pid)  # its Popen reaps it, not the sandbox's orphan reaper
-        self._pipe = _Pipe(command_write, event_read)
-        try:
-            self._pipe.call("Browser.getVersion", timeout=self.timeout)
-        except BrowserError as error:
-            said = self._stderr_tail(profile)  # before close() removes the profile folder it is in
-            self.close()
-            raise BrowserError(f"chromium did not start: {error}\n{said}") from error
-
-    def _arguments(self, profile: Path) -> list[str]:
-        arguments = [
-            self.executable,
-            "--headless",
-            "--remote-debugging-pipe",
-            f"--user-data-dir={profile}",
-            "--disable-gpu",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--disable-extensions",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-dev-shm-usage",
-            "--host-resolver-rules=MAP * ~NOTFOUND",  # no name resolves: a page cannot reach the network
-            "--proxy-server=127.0.0.1:9",  # nor connect to an address without a name
-            "--window-size=1280,900",
-            "about:blank",
-        ]
-        if os.geteuid() == 0:
-            arguments.append("--no-sandbox")  # chromium refuses to run as root with its own sandbox
-        return arguments
-
-    @staticmethod
-    def _stderr_tail(profile: Path) -> str:
-        try:
-            return (profile / "stderr.log").read_bytes()[-2000:].decode(errors="replace")
-        except OSError:
-            return ""
-
-    def open(self, path: Path, timeout: float | None = None) -> Page:
-        """Load a local file in a new tab and wait for its load event.
-
-        Args:
-            path: The HTML file.
-            timeout: Seconds for the load (default: the browser's).
+        Raises:
+            playwright.sync_api.Error: It did not start (its output is in the message).
         """
-        if self._pipe is None:
-            raise BrowserError("the browser is not started")
-        wait = timeout or self.timeout
-        target = self._pipe.call("Target.createTarget", {"url": "about:blank"}, timeout=wait)["targetId"]
-        attached = self._pipe.call("Target.attachToTarget", {"targetId": target, "flatten": True}, timeout=wait)
-        session = attached["sessionId"]
-        self._pipe.sessions[session] = _Session()
-        for domain in ("Page", "Runtime", "Network", "Log"):
-            self._pipe.call(f"{domain}.enable", session=session, timeout=wait)
-        navigated = self._pipe.call("Page.navigate", {"url": path.resolve().as_uri()}, session, wait)
-        if navigated.get("errorText"):
-            raise BrowserError(f"could not load {path}: {navigated['errorText']}")
-        self._pipe.wait_event(session, "Page.loadEventFired", wait)
-        return Page(self._pipe, target, session)
+        if self.driver.playwright is None:
+            raise RuntimeError("start the driver first")
+        self._before = _our_children()
+        before = set(_children(self.driver.pid))
+        self.browser = self.driver.playwright.chromium.launch(
+            executable_path=self.executable,
+            headless=True,
+            chromium_sandbox=os.geteuid() != 0,  # chromium refuses to run as root with its sandbox
+            args=ARGUMENTS,
+        )
+        self.pid = next((pid for pid in _children(self.driver.pid) if pid not in before), None)
+        self._folders = {folder for folder in map(_program_folder, self._below()) if folder}
+        return self.browser
+
+    def processes(self) -> list[int]:
+        """Our chromium's live processes: the browser and those below it, and its helpers adopted by us."""
+        below = self._below()
+        adopted = [pid for pid in _our_children() - self._before if _program_folder(pid) in self._folders]
+        return below + [pid for pid in adopted if pid not in below]
 
     def close(self) -> None:
-        """Ask chromium to quit, then kill its process group (by its own id) and remove its profile."""
-        if self._pipe is not None:
+        """Close chromium, then wait until every process of it is gone (reaping those that came back to us)."""
+        left = self.processes()
+        try:
+            if self.browser is not None:
+                self.browser.close()
+        finally:
+            self.browser = None
+            wait_gone(left, time.monotonic() + CLOSE_TIMEOUT_S)
+
+    def _below(self) -> list[int]:
+        if self.pid is None or not _alive(self.pid):
+            return []
+        return descendants(self.pid, children_of(_live_table()))
+
+
+class Shared:
+    """The driver and browser that consecutive browser tests share: started for the first, closed before any other
+    test (which may need asyncio in this thread) and at the end of the session."""
+
+    def __init__(self) -> None:
+        self._driver: Driver | None = None
+        self._chromium: Chromium | None = None
+
+    def driver(self) -> Driver:
+        """The running driver (the browser's), started if need be."""
+        self.browser()
+        assert self._driver is not None
+        return self._driver
+
+    def browser(self) -> Browser:
+        """The running browser, started (again, if it went away) if need be."""
+        running = self._chromium.browser if self._chromium is not None else None
+        if running is None or not running.is_connected():
+            self.close()
+            self._driver = Driver()
+            self._driver.start()
+            self._chromium = Chromium(self._driver)
             try:
-                self._pipe.call("Browser.close", timeout=CLOSE_TIMEOUT_S)
-            except BrowserError:
-                pass  # it may close the pipe before answering, or be gone already
-            self._pipe.close()
-            self._pipe = None
-        if self._process is not None:
-            leader = self._process.pid
-            _wait_unreaped(leader, CLOSE_TIMEOUT_S)
-            group = [pid for pid, fields in process_table().items() if int(fields[PGRP]) == leader and pid != leader]
-            try:  # the leader's id is still ours (alive, or exited and not reaped): so is its group's
-                os.killpg(leader, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self._process.wait(CLOSE_TIMEOUT_S)
-            TRACKED.discard(leader)
-            wait_gone(group, time.monotonic() + CLOSE_TIMEOUT_S)  # reaps the helpers we adopted
-            self._process = None
-        if self._profile is not None:
-            self._profile.cleanup()
-            self._profile = None
+                self._chromium.start()
+            except BaseException:
+                self.close()
+                raise
+        assert self._chromium.browser is not None
+        return self._chromium.browser
+
+    def close(self) -> None:
+        """Close the browser and stop the driver, if they run."""
+        try:
+            if self._chromium is not None:
+                self._chromium.close()
+        finally:
+            self._chromium = None
+            if self._driver is not None:
+                self._driver.stop()
+            self._driver = None
 
 
-def _wait_unreaped(pid: int, timeout: float) -> None:
-    """Wait up to ``timeout`` for our child ``pid`` to exit, leaving it unreaped so its id stays ours."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-            return
-        time.sleep(0.02)
+def _live_table() -> dict[int, list[str]]:
+    return {pid: fields for pid, fields in process_table().items() if fields[STATE] != "Z"}
+
+
+def _children(pid: int | None) -> list[int]:
+    return [] if pid is None else children_of(_live_table()).get(pid, [])
+
+
+def _our_children() -> set[int]:
+    return set(_children(os.getpid()))
+
+
+def _alive(pid: int) -> bool:
+    fields = stat_fields(pid)
+    return fields is not None and fields[STATE] != "Z"
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _program_folder(pid: int) -> str | None:
+    """The folder of the program ``pid`` runs (None when it cannot be read, as for a zombie)."""
+    try:
+        return os.path.dirname(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:
+        return None

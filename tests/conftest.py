@@ -14,7 +14,7 @@ import pytest
 from league.cli.main import main
 from league.stats.game_record import GameRecord
 from sandbox.procfs import STATE, children_of, descendants, process_table, stat_fields
-from tests.browser import Browser, chromium_path
+from tests.browser import Shared, assert_stayed_local, local_context, missing
 
 BOTS = Path(__file__).resolve().parent / "bots"
 SPIN = "while True: pass"
@@ -236,13 +236,68 @@ def write_league(folder, **overrides) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
+BROWSER = Shared()
+"""The headless chromium that consecutive browser tests share (see ``browser``)."""
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test that takes no browser: close the shared one, so that its loop cannot get in the test's way."""
+    if "browser" not in getattr(item, "fixturenames", ()):
+        BROWSER.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """At the end: close the shared browser, with all its processes and playwright's driver."""
+    BROWSER.close()
+
+
+@pytest.fixture
 def browser():
-    """One headless chromium for the whole session's pages; skips when chromium is not installed."""
-    if chromium_path() is None:
-        pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    with Browser() as running:
-        yield running
+    """The headless chromium (playwright's ``Browser``) that consecutive browser tests share; skips without one.
+
+    Debian's chromium driven by playwright (tests/browser.py), started for the first browser test
+    and closed, its processes and playwright's driver gone, before any test that takes no browser
+    (playwright's sync API keeps an asyncio loop marked running in this thread while it lives: a
+    browser test that needs asyncio runs it in a thread of its own, as a test server does) and
+    at the end of the session. Tests take a ``page`` (or a ``context``), not the browser.
+    """
+    reason = missing()
+    if reason is not None:
+        pytest.skip(reason)
+    return BROWSER.browser()
+
+
+@pytest.fixture
+def context(browser):
+    """A fresh browser context of the test's own (playwright's ``BrowserContext``) whose pages load only local content.
+
+    Pages may load file:, data:, about: and blob: URLs and http(s)/ws(s) to 127.0.0.1 (a test's
+    own server); any other request is refused, and the test fails at its end if a page tried one.
+    Every page opened in it (``context.new_page()``) is watched: ``page_log(page)`` of tests/browser.py.
+    """
+    opened = local_context(browser)
+    try:
+        yield opened
+    finally:
+        opened.close()
+    assert_stayed_local(opened)
+
+
+@pytest.fixture
+def page(context):
+    """A fresh page (playwright's sync ``Page``, 1,280 x 900) in the test's own ``context``.
+
+    Use playwright's Page API; what went wrong on it is in ``page_log(page)``::
+
+        from tests.browser import page_log
+
+        def test_x(page):
+            page.goto(url)  # a file's path.resolve().as_uri(), or a test server's "http://127.0.0.1:PORT/"
+            assert page.evaluate("document.title") == "tiny"
+            page.set_viewport_size({"width": 1400, "height": 900})
+            assert page_log(page).errors() == [] and page_log(page).foreign_requests() == []
+    """
+    return context.new_page()
 
 
 def play_in_process(path: Path) -> tuple[Any, list[Any]]:

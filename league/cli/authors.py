@@ -2,8 +2,9 @@
 
 The authors live in the league's output folder (``league.store.authors``: ``contest.sqlite``), so
 these commands work whether a contest server runs or not. ``add`` prints the new author's token
-once, on a line of its own on stdout (only its hash is kept); ``list`` prints names and when each
-was added, never a token. A bad league file, author name or a taken name is one line, exit status 2.
+once, on a line of its own on stdout (only its hash is kept); ``add --organiser`` makes an organiser
+(who sees every page and every bot's stderr); ``list`` prints names, when each was added and who
+organises, never a token. A bad league file, author name or a taken name is one line, exit status 2.
 """
 
 from __future__ import annotations
@@ -45,12 +46,13 @@ def cmd_add(args: argparse.Namespace) -> int:
     """Add an author; their token on stdout, once."""
     folder = contest_folder(args.file, create=True)
     try:
-        token = add_author(folder, args.name)
+        token = add_author(folder, args.name, organiser=args.organiser)
     except AuthorError as error:
         raise UsageError(str(error)) from None
     print(token)
+    role = "organiser" if args.organiser else "author"
     print(
-        f"league: author {args.name} added; the token above is shown only this once (the contest keeps only its"
+        f"league: {role} {args.name} added; the token above is shown only this once (the contest keeps only its"
         " hash): give it to them privately, or remove and add them again if it is lost",
         file=sys.stderr,
     )
@@ -58,7 +60,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Print each author and when they were added (never their token)."""
+    """Print each author, when they were added and whether they organise (never their token)."""
     folder = contest_folder(args.file, create=False)
     try:
         authors = list_authors(folder)
@@ -70,7 +72,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     width = max(len("author"), *(len(author.name) for author in authors))
     print(f"{'author':<{width}}  added (UTC)")
     for author in authors:
-        print(f"{author.name:<{width}}  {author.created}")
+        print(f"{author.name:<{width}}  {author.created}" + ("  organiser" if author.organiser else ""))
     return 0
 
 
@@ -92,8 +94,11 @@ def add_commands(commands: Any) -> None:
     add = actions.add_parser("add", help="add an author and print their token, once")
     add.add_argument("file", metavar="FILE.yaml", help="the contest's league file (its output keeps the authors)")
     add.add_argument("name", metavar="NAME", help="the author's name: letters, digits, '_', '.', '-'")
+    add.add_argument(
+        "--organiser", action="store_true", help="an organiser: sees every page, every submission and every stderr"
+    )
     add.set_defaults(handler=cmd_add)
-    listing = actions.add_parser("list", help="list the authors and when each was added (never a token)")
+    listing = actions.add_parser("list", help="list the authors, when each was added and who organises (never a token)")
     listing.add_argument("file", metavar="FILE.yaml", help="the contest's league file")
     listing.set_defaults(handler=cmd_list)
     remove = actions.add_parser("remove", help="remove an author: their token stops working")

@@ -10,6 +10,7 @@
 * ``league standings``: league/cli/standings.py
 * ``league replay``: league/cli/replay.py
 * ``league authors``: league/cli/authors.py
+* ``league submit``: league/cli/submit.py
 
 A user's mistake is one line on stderr naming the problem and the fix, with exit status 2; never
 a traceback. A disk that refuses the league's files (full, read-only) is one line too, status 3.
@@ -43,6 +44,7 @@ COMMAND_MODULES = {
     "compare": "compare",
     "replay": "replay",
     "authors": "authors",
+    "submit": "submit",
 }
 """Which module registers each command, in the order ``league --help`` lists them."""
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from engine import GAMES
 from league.contest.model import Submission
 from league.plan.config import ConfigError, League, league_text, load_league
 
@@ -87,7 +88,15 @@ def check_live(path: Path) -> League:
     """The league file as the contest reads it: its own bots (the house bots every entry meets), its format live.
 
     Raises:
-        FieldError: The file's format cannot be played live.
+        FieldError: The file's format cannot be played live, or its game's bots have several roles.
         ConfigError: The file is wrong (a league file names two bots at least: built-ins make good house bots).
     """
-    return load_league(path, live_overrides(path))
+    league = load_league(path, live_overrides(path))
+    roles = GAMES[league.config.game].roles
+    if len(roles) > 1:
+        raise FieldError(
+            f"{path}: {league.config.game} bots have a command per role ({', '.join(roles)}), and a submitted version"
+            " has one command, which cannot tell its role: a live contest of this game is not supported yet;"
+            " run it as a league file (league run) with roles: for each bot"
+        )
+    return league

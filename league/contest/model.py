@@ -2,56 +2,18 @@
 
 One type each, shared by the database (``league.store.submissions``), the validation queue
 (``league.contest.validation``), the play loop (``league.contest.play_loop``) and the pages
-(``league.serve``).
+(``league.serve``). ``Status`` and ``Submission`` are defined beside the database that keeps them
+(``league.store.submissions``: the store is a floor below the contest and cannot import it) and
+named here with the others.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
-from pathlib import Path
 
+from league.store.submissions import Status, Submission
 
-class Status(StrEnum):
-    """Where a submission stands: queued for its validation game, being validated, valid, or refused."""
-
-    QUEUED = "queued"
-    VALIDATING = "validating"
-    VALID = "valid"
-    REFUSED = "refused"
-
-
-@dataclass(frozen=True)
-class Submission:
-    """One version an author submitted (immutable once stored, but for its status).
-
-    Attributes:
-        id: Its number in the contest, in order of arrival.
-        author: Who submitted it.
-        digest: The SHA-256 of its content (``league.store.uploads.UnpackedBot.digest``): it names the version.
-        command: How to start it, from inside its folder (the argv; its first word names a file of the archive
-            or a program of the system such as ``python3``).
-        folder: Where its files are (``versions/<author>/<digest>/`` in the league folder), read-only to it.
-        submitted: When it arrived, UTC, ``YYYY-MM-DDTHH:MM:SSZ``.
-        status: Where it stands.
-        fault: Why its validation refused it (a sentence), or "".
-        stderr: Its stderr in its validation game (shown only to its author and the organiser), or "".
-    """
-
-    id: int
-    author: str
-    digest: str
-    command: tuple[str, ...]
-    folder: Path
-    submitted: str
-    status: Status
-    fault: str = ""
-    stderr: str = ""
-
-    @property
-    def version(self) -> str:
-        """The short name of the version shown on pages: the digest's first 12 hex digits."""
-        return self.digest[:12]
+__all__ = ["Board", "BoardRow", "Status", "Submission"]
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,11 @@ class PlayLoop:
     def _loop(self) -> None:
         while not self._stopping.is_set():
             self._interrupt.clear()
-            wait = self._play_once()
+            try:
+                wait = self._play_once()
+            except Exception as error:  # noqa: BLE001 - the loop goes on; the organiser's page shows what happened
+                self._tell(PlayState(sentence=f"the contest could not play ({_said(error)}); trying again"))
+                wait = RETRY_S
             if self._stopping.is_set():
                 break
             self._interrupt.wait(wait)  # a new entry, a stop, or the time to try again
@@ -124,8 +128,9 @@ class PlayLoop:
             self._tell(PlayState(league=league, sentence=f"paused: {error}; trying again in {RETRY_S:g} s"))
             return RETRY_S
         except Exception as error:  # noqa: BLE001 - the loop goes on; the organiser's page shows what happened
-            last = traceback.format_exception_only(error)[-1].strip()
-            self._tell(PlayState(league=league, sentence=f"the run failed ({last}); trying again in {RETRY_S:g} s"))
+            self._tell(
+                PlayState(league=league, sentence=f"the run failed ({_said(error)}); trying again in {RETRY_S:g} s")
+            )
             return RETRY_S
         self._tell(self._ended(league, summary))
         return None
@@ -155,3 +160,8 @@ class PlayLoop:
     def _tell(self, state: PlayState) -> None:
         self.state = state
         self.on_change(state)
+
+
+def _said(error: Exception) -> str:
+    """An unexpected error as one line (its type and message)."""
+    return traceback.format_exception_only(error)[-1].strip()

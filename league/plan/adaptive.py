@@ -134,7 +134,11 @@ class AdaptiveTracker:
         return [spec for batch in self.batch_games[: self.batches.taken] for spec in batch]
 
     def add(self, records: Iterable[GameRecord]) -> list[GameSpec]:
-        """Take stored records (INFRA_ERROR ones wait for their replay); the games of the batches this plans."""
+        """Take stored records (INFRA_ERROR ones wait for their replay); the games to play of the batches this plans.
+
+        A planned game already stored (a league that grew: its old pairs' games played before) is in
+        ``games`` but not returned: it is taken from the store, never played again.
+        """
         for record in records:  # kept whether planned yet or not: stored games of batches to come are found
             if record.result.termination != INFRA_ERROR and record.game_id not in self._taken:
                 self._records[record.game_id] = record
@@ -147,7 +151,7 @@ class AdaptiveTracker:
             self._taken.update(spec.game_id for spec in batch)
             for new in take_batch(self.batches, records, self.seen):
                 planned += self._add_batch(new)
-        return planned
+        return [spec for spec in planned if spec.game_id not in self._records]
 
     def _add_batch(self, batch: Batch) -> list[GameSpec]:
         """Make a planned batch's games (each pair's next games in its sequence), numbered on from the last."""

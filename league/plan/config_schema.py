@@ -127,6 +127,26 @@ class AdaptiveConfig(_Strict):
         return value
 
 
+class ContestConfig(_Strict):
+    """``contest: {daily_submissions, per_minute, validate_against, upload_mb}``: a live contest's rules.
+
+    ``daily_submissions`` caps an author's submissions in a UTC day, ``per_minute`` in any minute;
+    ``validate_against`` is the built-in a new version plays its validation game against (None: the
+    game's ``greedy``, or its first built-in); ``upload_mb`` caps an uploaded archive.
+    """
+
+    daily_submissions: int = Field(20, ge=1, strict=True)
+    per_minute: int = Field(3, ge=1, strict=True)
+    validate_against: str | None = None
+    upload_mb: float = Field(16.0, gt=0, le=1024)
+
+    def opponent(self, game: str) -> str:
+        """The built-in of ``game`` a validation game is played against, as ``GAME.NAME``."""
+        names = list(GAMES[game].builtin_bots())
+        short = self.validate_against.rpartition(".")[2] if self.validate_against else None
+        return f"{game}.{short or ('greedy' if 'greedy' in names else names[0])}"
+
+
 MAX_TABLES = 100_000
 """The most tables of one size a league may draw (each is played once per seat rotation and variant)."""
 
@@ -160,6 +180,7 @@ class LeagueConfig(_Strict):
     time_margin_ms: int = Field(0, ge=0)
     output: str | None = None
     openings: OpeningsConfig | None = None  # league.plan.openings
+    contest: ContestConfig = Field(default_factory=ContestConfig)  # league serve
 
     @field_validator("sandbox", mode="before")
     @classmethod
@@ -213,7 +234,21 @@ class LeagueConfig(_Strict):
         self._check_other_formats_keys()
         if not self.variants:
             raise ValueError("variants: give at least one variant (or leave the key out)")
+        self._check_validate_against()
         return self
+
+    def _check_validate_against(self) -> None:
+        """Refuse a ``contest.validate_against`` that is no built-in of the league's game."""
+        given = self.contest.validate_against
+        if given is None:
+            return
+        names = list(GAMES[self.game].builtin_bots())
+        prefix, dot, short = given.rpartition(".")
+        if short not in names or (dot and prefix != self.game):
+            raise ValueError(
+                f"contest.validate_against: {given!r} is not a built-in of {self.game}{did_you_mean(short, names)};"
+                f" give one of {', '.join(names)}"
+            )
 
     def _check_other_formats_keys(self) -> None:
         """Refuse a key that only other formats give a meaning to (``Format.keys``): ``sprt`` in a round robin.

@@ -9,7 +9,8 @@ Processes that write at once wait their turn (a lock taken before writing, up to
 
 The schema is versioned: ``meta`` holds ``schema_version``, and ``MIGRATIONS`` lists what each
 version adds, applied in order inside one write lock when the file is opened; a later slice adds its
-tables (versions, submissions, queue) as a new version. A file of a newer version is refused.
+tables as a new version (version 2: the submissions of ``league.store.submissions``, and who is an
+organiser). A file of a newer version is refused.
 
 An author is a name (the rules of a bot's name: letters, digits, ``_``, ``.``, ``-``; unique whatever
 the case, so no author passes for another on a board) with a token: ``secrets.token_urlsafe(32)``,
@@ -39,7 +40,7 @@ from league.store.folder import CONTEST
 
 DATABASE = CONTEST
 """The contest's database file, in the league's report folder (one of the files that make it a league's)."""
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema this code writes and reads (``meta.schema_version``)."""
 WAIT_S = 30.0
 """How long a write waits for another process's to end before it is refused."""
@@ -55,8 +56,24 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " token_sha256 TEXT NOT NULL UNIQUE,"
         " created TEXT NOT NULL)",
     ),
+    2: (
+        "ALTER TABLE authors ADD COLUMN organiser INTEGER NOT NULL DEFAULT 0",
+        "CREATE TABLE submissions ("
+        " id INTEGER PRIMARY KEY,"
+        " author TEXT NOT NULL COLLATE NOCASE,"
+        " digest TEXT NOT NULL,"
+        " command TEXT NOT NULL,"
+        " folder TEXT NOT NULL,"
+        " submitted TEXT NOT NULL,"
+        " status TEXT NOT NULL,"
+        " fault TEXT NOT NULL DEFAULT '',"
+        " stderr TEXT NOT NULL DEFAULT '',"
+        " UNIQUE (author, digest))",
+        "CREATE INDEX submissions_by_time ON submissions (author, submitted)",
+        "CREATE INDEX submissions_by_status ON submissions (status, id)",
+    ),
 }
-"""What each schema version adds to the one before (version 1: the authors)."""
+"""What each schema version adds to the one before (1: the authors; 2: organisers and the submissions)."""
 
 
 class AuthorError(Exception):
@@ -69,6 +86,8 @@ class Author(NamedTuple):
     name: str
     created: str
     """When the author was added: UTC, ISO 8601 to the second (``2026-12-07T16:08:00Z``)."""
+    organiser: bool = False
+    """Whether they organise the contest (they see every page and every bot's stderr)."""
 
 
 def token_digest(token: str) -> str:
@@ -90,8 +109,13 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def add_author(folder: Path, name: str) -> str:
+def add_author(folder: Path, name: str, organiser: bool = False) -> str:
     """Add an author to the contest of ``folder`` (made if missing); returns their token, which is not kept.
+
+    Args:
+        folder: The league's report folder.
+        name: The author's name.
+        organiser: They organise the contest: they see every page and every bot's stderr.
 
     Raises:
         AuthorError: The name breaks the rules or is taken (whatever its case), or the database is unusable.
@@ -103,11 +127,11 @@ def add_author(folder: Path, name: str) -> str:
     created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     with _database(folder, create=True) as db:
         assert db is not None  # made when missing
-        _add(db, name, token_digest(token), created)
+        _add(db, name, token_digest(token), created, organiser)
     return token
 
 
-def _add(db: sqlite3.Connection, name: str, digest: str, created: str) -> None:
+def _add(db: sqlite3.Connection, name: str, digest: str, created: str, organiser: bool = False) -> None:
     """Store an author under the write lock, refused if the name is taken whatever its case."""
     with _writing(db):
         taken = db.execute("SELECT name FROM authors WHERE name = ?", (name,)).fetchone()
@@ -115,7 +139,10 @@ def _add(db: sqlite3.Connection, name: str, digest: str, created: str) -> None:
             raise AuthorError(
                 f"author {taken[0]!r} exists already (names are unique whatever their case); choose another name"
             )
-        db.execute("INSERT INTO authors (name, token_sha256, created) VALUES (?, ?, ?)", (name, digest, created))
+        db.execute(
+            "INSERT INTO authors (name, token_sha256, created, organiser) VALUES (?, ?, ?, ?)",
+            (name, digest, created, int(organiser)),
+        )
 
 
 def author_of_token(folder: Path, token: str) -> str | None:
@@ -137,7 +164,17 @@ def list_authors(folder: Path) -> list[Author]:
     with _database(folder, create=False) as db:
         if db is None:
             return []
-        return [Author(*row) for row in db.execute("SELECT name, created FROM authors ORDER BY id")]
+        rows = db.execute("SELECT name, created, organiser FROM authors ORDER BY id").fetchall()
+        return [Author(name, created, bool(organiser)) for name, created, organiser in rows]
+
+
+def is_organiser(folder: Path, name: str) -> bool:
+    """Whether ``name`` is an author of the contest who organises it (False for no such author)."""
+    with _database(folder, create=False) as db:
+        if db is None:
+            return False
+        row = db.execute("SELECT organiser FROM authors WHERE name = ?", (name,)).fetchone()
+        return bool(row and row[0])
 
 
 def remove_author(folder: Path, name: str) -> None:

@@ -82,3 +82,15 @@ def test_a_folder_of_other_files_is_refused_for_authors_too(league_cli, league_f
     (tmp_path / "out" / "notes.txt").write_text("mine")
     assert "not a league's folder" in refusal(league_cli, "authors", "add", str(league_file), "alice")
     assert not (tmp_path / "out" / DATABASE).exists()
+
+
+def test_add_organiser_makes_an_organiser_and_list_says_who_organises(league_cli, league_file, tmp_path):
+    from league.store.authors import is_organiser
+
+    assert league_cli("authors", "add", str(league_file), "alice")[0] == 0
+    status, out, err = league_cli("authors", "add", str(league_file), "orga", "--organiser")
+    assert status == 0, err
+    assert "organiser orga added" in err and out.strip() and " " not in out.strip()
+    assert is_organiser(tmp_path / "out", "orga") and not is_organiser(tmp_path / "out", "alice")
+    listed = league_cli("authors", "list", str(league_file))[1].splitlines()
+    assert [line.split()[0::2] for line in listed[1:]] == [["alice"], ["orga", "organiser"]]

@@ -25,6 +25,7 @@ from league.replay.rebuild import replay_game
 from league.report.games import game_rows
 from league.stats.game_record import GameRecord
 from league.store.results import ResultStore
+from tests.browser import page_log
 from tests.conftest import BOTS, play_in_process, write_league
 
 BOT = [sys.executable, str(BOTS / "v2048_fixed_order.py")]
@@ -256,22 +257,19 @@ def test_league_play_refuses_a_bad_openings_option_in_one_line(league_cli, tmp_p
         assert word in err, err
 
 
-def test_the_replay_page_shows_the_openings_plies_and_where_it_ended_in_chromium(tmp_path, browser):
+def test_the_replay_page_shows_the_openings_plies_and_where_it_ended_in_chromium(tmp_path, page):
     from league.replay.files import LeagueReplays
 
     record = played(tmp_path, openings={"plies": 4}, games_per_pair=2)[0]
-    page = browser.open(LeagueReplays(tmp_path / "out").write(record["game_id"]))
-    try:
-        assert page.console_errors() == [] and page.foreign_requests() == []
-        ends = page.evaluate("replayPlayer.reels[0].frames.flatMap((f, i) => f.opening_end ? [i] : [])")
-        assert len(ends) == 1
-        shown = []
-        for index in range(ends[0] + 2):
-            page.evaluate(f"replayPlayer.show({index})")
-            shown.append(page.evaluate("document.getElementById('moves').innerText"))
-        marked = [text.count("(the opening's, played by the referee)") for text in shown]
-        assert sum(marked) == len(record["opening"]), "each of the opening's plies is marked as the referee's"
-        assert [("the opening ends here" in text) for text in shown].count(True) == 1
-        assert "the opening ends here" in shown[ends[0]] and marked[ends[0] + 1] == 0
-    finally:
-        page.close()
+    page.goto(LeagueReplays(tmp_path / "out").write(record["game_id"]).resolve().as_uri())
+    assert page_log(page).errors() == [] and page_log(page).foreign_requests() == []
+    ends = page.evaluate("replayPlayer.reels[0].frames.flatMap((f, i) => f.opening_end ? [i] : [])")
+    assert len(ends) == 1
+    shown = []
+    for index in range(ends[0] + 2):
+        page.evaluate(f"replayPlayer.show({index})")
+        shown.append(page.evaluate("document.getElementById('moves').innerText"))
+    marked = [text.count("(the opening's, played by the referee)") for text in shown]
+    assert sum(marked) == len(record["opening"]), "each of the opening's plies is marked as the referee's"
+    assert [("the opening ends here" in text) for text in shown].count(True) == 1
+    assert "the opening ends here" in shown[ends[0]] and marked[ends[0] + 1] == 0

@@ -123,3 +123,14 @@ def test_a_newcomer_gets_its_warm_up_and_stored_games_keep_their_ids(ray_local, 
     second = run_league(grown)
     assert second.played == 6  # only the newcomer's warm-up: max_games is reached
     assert all(spec.game_id in stored or "new" in spec.seats for spec in second.run.tracker.counted_games)
+
+
+def test_a_grown_league_plays_none_of_its_stored_games_again(ray_local, tmp_path):
+    """A batch of the grown league may hold games the smaller one stored: they are taken, never played again."""
+    run_league(load_league(adaptive_file(tmp_path, max_games=60)))
+    grown = adaptive_file(tmp_path, max_games=200, bots=[*BOTS, {"name": "new", "builtin": "synthetic.model"}])
+    second = run_league(load_league(grown))
+    lines = [json.loads(line) for line in (tmp_path / "out" / "games.jsonl").read_text().splitlines() if line]
+    ids = [line["game_id"] for line in lines]
+    assert len(ids) == len(set(ids)), "a stored game was played again"
+    assert second.played > 0

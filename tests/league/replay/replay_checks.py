@@ -10,13 +10,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from league.replay.files import LeagueReplays
-from tests.browser import Browser
+from tests.browser import page_log
 from tests.conftest import play_in_process
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOTS = ROOT / "reports" / "screenshots"
@@ -62,8 +65,8 @@ def assert_replays_exactly(folder: Path) -> Counter[str]:
     return seen
 
 
-def check_viewer(browser: Browser, folder: Path, game_id: str, screenshot: str, step_to: int = 3) -> dict[str, Any]:
-    """Load a game's replay page in chromium and check it plays; returns what the page reported.
+def check_viewer(page: Page, folder: Path, game_id: str, screenshot: str, step_to: int = 3) -> dict[str, Any]:
+    """Load a game's replay page in chromium (in ``page``) and check it plays; returns what the page reported.
 
     Checks: no console error and no request outside the file; stepping changes the board; the
     frame counter and the scrubber follow; auto pacing schedules each frame for longer the more
@@ -71,46 +74,42 @@ def check_viewer(browser: Browser, folder: Path, game_id: str, screenshot: str, 
     screenshot (after ``step_to`` steps) goes to ``reports/screenshots/<screenshot>``.
     """
     path = LeagueReplays(folder).write(game_id)
-    page = browser.open(path)
-    try:
-        assert page.console_errors() == []
-        assert page.foreign_requests() == []
-        frames = page.evaluate("replayPlayer.reels[0].frames.length")
-        assert frames >= 2
-        boards = [page.evaluate("document.getElementById('board').innerHTML")]
-        for _ in range(min(frames - 1, 6)):
-            page.evaluate("replayPlayer.step(1)")
-            boards.append(page.evaluate("document.getElementById('board').innerHTML"))
-        assert len(set(boards)) > 1, "stepping through the game changes the board"
-        assert page.evaluate("replayPlayer.index") == min(frames - 1, 6)
-        assert page.evaluate("document.getElementById('scrub').value") == str(min(frames - 1, 6))
+    page.goto(path.resolve().as_uri())
+    assert page_log(page).errors() == []
+    assert page_log(page).foreign_requests() == []
+    frames = page.evaluate("replayPlayer.reels[0].frames.length")
+    assert frames >= 2
+    boards = [page.evaluate("document.getElementById('board').innerHTML")]
+    for _ in range(min(frames - 1, 6)):
+        page.evaluate("replayPlayer.step(1)")
+        boards.append(page.evaluate("document.getElementById('board').innerHTML"))
+    assert len(set(boards)) > 1, "stepping through the game changes the board"
+    assert page.evaluate("replayPlayer.index") == min(frames - 1, 6)
+    assert page.evaluate("document.getElementById('scrub').value") == str(min(frames - 1, 6))
 
-        # Auto pacing: the player's own schedule, and its rule over the whole curve.
-        tensions = page.evaluate("replayPlayer.reels[0].frames.map(f => f.tension)")
-        delays = page.evaluate("replayPlayer.reels[0].frames.map(f => replayPlayer.delayFor(f.tension))")
-        pairs = sorted(zip(tensions, delays, strict=True))
-        assert all(a[1] <= b[1] for a, b in zip(pairs, pairs[1:], strict=False)), "more tension, never faster"
-        if max(tensions) > min(tensions):
-            assert delays[tensions.index(max(tensions))] > delays[tensions.index(min(tensions))]
-        page.evaluate("replayPlayer.show(0); replayPlayer.play()")
-        page.evaluate("new Promise(done => setTimeout(done, 1500))")
-        page.evaluate("replayPlayer.pause()")
-        paced = page.evaluate("replayPlayer.paced")
-        assert paced, "auto play scheduled frames"
-        for index, tension, delay in paced:
-            assert tension == tensions[index]
-            assert abs(delay - delays[index]) < 1e-6
+    # Auto pacing: the player's own schedule, and its rule over the whole curve.
+    tensions = page.evaluate("replayPlayer.reels[0].frames.map(f => f.tension)")
+    delays = page.evaluate("replayPlayer.reels[0].frames.map(f => replayPlayer.delayFor(f.tension))")
+    pairs = sorted(zip(tensions, delays, strict=True))
+    assert all(a[1] <= b[1] for a, b in zip(pairs, pairs[1:], strict=False)), "more tension, never faster"
+    if max(tensions) > min(tensions):
+        assert delays[tensions.index(max(tensions))] > delays[tensions.index(min(tensions))]
+    page.evaluate("replayPlayer.show(0); replayPlayer.play()")
+    page.evaluate("new Promise(done => setTimeout(done, 1500))")
+    page.evaluate("replayPlayer.pause()")
+    paced = page.evaluate("replayPlayer.paced")
+    assert paced, "auto play scheduled frames"
+    for index, tension, delay in paced:
+        assert tension == tensions[index]
+        assert abs(delay - delays[index]) < 1e-6
 
-        # Clicking the curve's far right jumps to the last frame.
-        page.evaluate(
-            "(() => { const s = document.getElementById('tension'); const b = s.getBoundingClientRect();"
-            " s.dispatchEvent(new MouseEvent('click', {clientX: b.right - 1, clientY: b.top + 5})); })()"
-        )
-        assert page.evaluate("replayPlayer.index") == frames - 1
-        page.evaluate(f"replayPlayer.show({min(step_to, frames - 1)})")
-        assert page.console_errors() == []
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(SCREENSHOTS / screenshot)
-        return {"frames": frames, "tensions": tensions, "paced": paced}
-    finally:
-        page.close()
+    # Clicking the curve's far right jumps to the last frame.
+    page.evaluate(
+        "(() => { const s = document.getElementById('tension'); const b = s.getBoundingClientRect();"
+        " s.dispatchEvent(new MouseEvent('click', {clientX: b.right - 1, clientY: b.top + 5})); })()"
+    )
+    assert page.evaluate("replayPlayer.index") == frames - 1
+    page.evaluate(f"replayPlayer.show({min(step_to, frames - 1)})")
+    assert page_log(page).errors() == []
+    page.screenshot(path=SCREENSHOTS / screenshot, full_page=True)
+    return {"frames": frames, "tensions": tensions, "paced": paced}

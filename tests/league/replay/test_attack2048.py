@@ -14,7 +14,6 @@ import pytest
 
 from league.cli.main import main
 from league.replay.files import LeagueReplays
-from tests.browser import Browser
 from tests.conftest import BOTS
 from tests.league.replay.replay_checks import assert_replays_exactly, check_viewer, play_league
 
@@ -124,12 +123,12 @@ def test_a_fault_in_the_second_half_keeps_the_first(league: Path, capsys: pytest
     assert "FAULT bad_output" in capsys.readouterr().out
 
 
-def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, browser: Browser):
+def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, page):
     replays = LeagueReplays(league)
     record = both_halves(replays)
     frames = replays.replay(record).frames
     # Show half 2 late on: half 1's final board beside a crowded second half.
     turn = next(i for i, frame in enumerate(frames) if frame.view["half"] == 2)
     step_to = turn + (len(frames) - turn) * 3 // 4
-    seen = check_viewer(browser, league, record["game_id"], "replay-attack2048.png", step_to=step_to)
+    seen = check_viewer(page, league, record["game_id"], "replay-attack2048.png", step_to=step_to)
     assert seen["frames"] == len(frames)

@@ -19,7 +19,6 @@ import pytest
 
 from league.cli.main import main
 from league.replay.files import LeagueReplays
-from tests.browser import Browser
 from tests.conftest import BOTS
 from tests.league.replay.replay_checks import assert_replays_exactly, check_viewer, play_league
 
@@ -189,21 +188,21 @@ def test_league_replay_print_shows_moves_wells_and_steps(versus: Path, capsys: p
     assert "seat 1: score" in out and "dropped at X=" in out and "step 1: erases" in out
 
 
-def test_the_viewer_plays_a_solo_game_in_chromium(solo: Path, browser: Browser):
+def test_the_viewer_plays_a_solo_game_in_chromium(solo: Path, page):
     replays = LeagueReplays(solo)
     record = max(replays.records, key=lambda r: (r["result"]["scores"][0], r["game_id"]))
     replay = replays.replay(record)
     step_to = max(
         range(len(replay.frames)), key=lambda i: len((replay.frames[i].view["seats"][0]["last"] or {}).get("steps", []))
     )
-    seen = check_viewer(browser, solo, record["game_id"], "replay-codevs21-solo.png", step_to=step_to)
+    seen = check_viewer(page, solo, record["game_id"], "replay-codevs21-solo.png", step_to=step_to)
     assert seen["frames"] == len(replay.frames)
 
 
-def test_the_viewer_plays_a_versus_game_in_chromium(versus: Path, browser: Browser):
+def test_the_viewer_plays_a_versus_game_in_chromium(versus: Path, page):
     replays = LeagueReplays(versus)
     record = max(replays.records, key=lambda r: (r["result"]["plies"], r["game_id"]))
     replay = replays.replay(record)
     chains = [sum(len((s["last"] or {}).get("steps", [])) for s in f.view["seats"]) for f in replay.frames]
-    seen = check_viewer(browser, versus, record["game_id"], "replay-codevs21.png", step_to=chains.index(max(chains)))
+    seen = check_viewer(page, versus, record["game_id"], "replay-codevs21.png", step_to=chains.index(max(chains)))
     assert seen["frames"] == len(replay.frames)

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from league.cli.main import main
 from league.replay.files import LeagueReplays
-from tests.browser import Browser
+from tests.browser import page_log
 from tests.conftest import BOTS
 from tests.league.replay.replay_checks import assert_replays_exactly, check_viewer, play_league
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
 
 LIMITS = {"timeout_ms": 300, "first_timeout_ms": 3000}
 """Short limits, so that sleeping programs time out soon."""
@@ -134,30 +138,31 @@ def test_league_replay_print_shows_the_board_and_moves(clean: Path, capsys: pyte
     assert "r0:" in out and "r7:" in out and "fish," in out and "over (no_move)" in out
 
 
-def test_the_viewer_plays_a_four_player_game_in_chromium(clean: Path, browser: Browser):
+def test_the_viewer_plays_a_four_player_game_in_chromium(clean: Path, page):
     replays = LeagueReplays(clean)
     record = max((r for r in replays.records if len(r["spec"]["seats"]) == 4), key=lambda r: r["result"]["plies"])
     plies = record["result"]["plies"]
-    seen = check_viewer(browser, clean, record["game_id"], "replay-fish.png", step_to=plies * 3 // 5)
+    seen = check_viewer(page, clean, record["game_id"], "replay-fish.png", step_to=plies * 3 // 5)
     assert seen["frames"] == plies + 1
 
 
-def test_the_viewer_steps_through_games_with_faults(duels: Path, crowd: Path, browser: Browser):
+def test_the_viewer_steps_through_games_with_faults(duels: Path, crowd: Path, context):
     for folder in (duels, crowd):
         replays = LeagueReplays(folder)
         for record in replays.records[::2]:
-            _step_through(browser, replays, record)
+            _step_through(context, replays, record)
 
 
-def _step_through(browser: Browser, replays: LeagueReplays, record: dict) -> None:
-    """Show every frame of a game; the last one draws every penguin, and nothing goes wrong."""
-    page = browser.open(replays.write(record["game_id"]))
+def _step_through(context: BrowserContext, replays: LeagueReplays, record: dict) -> None:
+    """Show every frame of a game in a page of its own; the last one draws every penguin, and nothing goes wrong."""
+    page = context.new_page()
     try:
+        page.goto(replays.write(record["game_id"]).resolve().as_uri())
         frames = page.evaluate("replayPlayer.reels[0].frames.length")
         for index in range(frames):
             page.evaluate(f"replayPlayer.show({index})")
         penguins = page.evaluate("document.querySelectorAll('#board [data-penguin]').length")
         assert penguins == sum(len(cells) for cells in replays.replay(record).frames[-1].view["penguins"])
-        assert page.console_errors() == []
+        assert page_log(page).errors() == []
     finally:
         page.close()

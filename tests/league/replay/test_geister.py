@@ -20,7 +20,7 @@ from league.replay.files import LeagueReplays
 from league.replay.rebuild import replay_game
 from league.stats.game_record import GameRecord
 from sandbox.jail import jail_problem
-from tests.browser import Browser
+from tests.browser import page_log
 from tests.conftest import BOTS
 from tests.league.replay.replay_checks import assert_replays_exactly, check_viewer, play_league
 
@@ -149,63 +149,57 @@ def test_a_tcp_clients_game_replays(tmp_path: Path):
     assert assert_replays_exactly(folder) == {"NORMAL": 2}
 
 
-def test_the_viewer_plays_a_stored_game_in_chromium(retries: Path, browser: Browser):
+def test_the_viewer_plays_a_stored_game_in_chromium(retries: Path, page):
     replays = LeagueReplays(retries)
     record = max(replays.records, key=lambda r: (r.result.reason_code == "escape", r.result.plies))
     plies = record.result.plies
     # The screenshot: the position before the last ply (a blue on its exit, where the game has an escape).
-    seen = check_viewer(browser, retries, record.game_id, "replay-geister.png", step_to=plies)
+    seen = check_viewer(page, retries, record.game_id, "replay-geister.png", step_to=plies)
     assert seen["frames"] == plies + 2  # the setup, after it, then one frame per ply
 
 
-def test_the_view_option_hides_the_other_seats_colours(retries: Path, browser: Browser):
+def test_the_view_option_hides_the_other_seats_colours(retries: Path, page):
     replays = LeagueReplays(retries)
     record = max(replays.records, key=lambda r: r.result.plies)
-    page = browser.open(replays.write(record.game_id))
-    try:
-        page.evaluate("replayPlayer.show(4)")
-        shown = {}
-        for view in ("all", "seat 0", "seat 1"):
-            page.evaluate(
-                f"(() => {{ const s = document.getElementById('option-view'); s.value = {view!r};"
-                " s.dispatchEvent(new Event('change')); })()"
-            )
-            shown[view] = page.evaluate(
-                "[...document.querySelectorAll('#board [data-piece]')].map(g => g.dataset.piece + ':'"
-                " + g.querySelector('path').getAttribute('fill'))"
-            )
-        hidden = "#9aa0a6"
-        assert not any(hidden in piece for piece in shown["all"])
-        assert all((hidden in piece) == piece.startswith("1") for piece in shown["seat 0"])
-        assert all((hidden in piece) == piece.startswith("0") for piece in shown["seat 1"])
-        assert page.console_errors() == []
-    finally:
-        page.close()
+    page.goto(replays.write(record.game_id).resolve().as_uri())
+    page.evaluate("replayPlayer.show(4)")
+    shown = {}
+    for view in ("all", "seat 0", "seat 1"):
+        page.evaluate(
+            f"(() => {{ const s = document.getElementById('option-view'); s.value = {view!r};"
+            " s.dispatchEvent(new Event('change')); })()"
+        )
+        shown[view] = page.evaluate(
+            "[...document.querySelectorAll('#board [data-piece]')].map(g => g.dataset.piece + ':'"
+            " + g.querySelector('path').getAttribute('fill'))"
+        )
+    hidden = "#9aa0a6"
+    assert not any(hidden in piece for piece in shown["all"])
+    assert all((hidden in piece) == piece.startswith("1") for piece in shown["seat 0"])
+    assert all((hidden in piece) == piece.startswith("0") for piece in shown["seat 1"])
+    assert page_log(page).errors() == []
 
 
-def test_a_seats_view_hides_the_other_seats_setup_line_and_stderr(retries: Path, browser: Browser):
+def test_a_seats_view_hides_the_other_seats_setup_line_and_stderr(retries: Path, page):
     replays = LeagueReplays(retries)
     record = max(replays.records, key=lambda r: r.result.plies)
     replay = replays.replay(record)
     setup = next(i for i, frame in enumerate(replay.frames) if any(m["reply"].startswith("SET:") for m in frame.moves))
-    page = browser.open(replays.write(record.game_id))
-    try:
-        page.evaluate(f"replayPlayer.show({setup})")
-        lines = {}
-        for view in ("all", "seat 0", "seat 1"):
-            page.evaluate(
-                f"(() => {{ const s = document.getElementById('option-view'); s.value = {view!r};"
-                " s.dispatchEvent(new Event('change')); })()"
-            )
-            lines[view] = page.evaluate("[...document.querySelectorAll('#moves td.reply')].map(td => td.textContent)")
-        sets = [m for m in replay.frames[setup].moves if m["reply"].startswith("SET:")]
-        assert all(move["reply"] in lines["all"] for move in sets)
-        for seat in (0, 1):
-            own = [m["reply"] for m in sets if m["seat"] == seat]
-            other = [m["reply"] for m in sets if m["seat"] != seat]
-            assert all(reply in lines[f"seat {seat}"] for reply in own)
-            assert not any(reply in lines[f"seat {seat}"] for reply in other), "the other seat's reds stay hidden"
-        assert page.evaluate("document.activeElement.id") != "option-view", "the arrow keys step again"
-        assert page.console_errors() == []
-    finally:
-        page.close()
+    page.goto(replays.write(record.game_id).resolve().as_uri())
+    page.evaluate(f"replayPlayer.show({setup})")
+    lines = {}
+    for view in ("all", "seat 0", "seat 1"):
+        page.evaluate(
+            f"(() => {{ const s = document.getElementById('option-view'); s.value = {view!r};"
+            " s.dispatchEvent(new Event('change')); })()"
+        )
+        lines[view] = page.evaluate("[...document.querySelectorAll('#moves td.reply')].map(td => td.textContent)")
+    sets = [m for m in replay.frames[setup].moves if m["reply"].startswith("SET:")]
+    assert all(move["reply"] in lines["all"] for move in sets)
+    for seat in (0, 1):
+        own = [m["reply"] for m in sets if m["seat"] == seat]
+        other = [m["reply"] for m in sets if m["seat"] != seat]
+        assert all(reply in lines[f"seat {seat}"] for reply in own)
+        assert not any(reply in lines[f"seat {seat}"] for reply in other), "the other seat's reds stay hidden"
+    assert page.evaluate("document.activeElement.id") != "option-view", "the arrow keys step again"
+    assert page_log(page).errors() == []

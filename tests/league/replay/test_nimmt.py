@@ -15,7 +15,6 @@ import pytest
 from engine.nimmt.rules import ROW_LIMIT
 from league.cli.main import main
 from league.replay.files import LeagueReplays
-from tests.browser import Browser
 from tests.conftest import BOTS
 from tests.league.replay.replay_checks import assert_replays_exactly, check_viewer, play_league
 
@@ -92,11 +91,11 @@ def test_league_replay_print_shows_rows_reveals_and_takes(league: Path, capsys: 
     assert "row 3: " in out and "revealed (deal 1, round 1)" in out and "takes" in out and "FAULT" in out
 
 
-def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, browser: Browser):
+def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, page):
     replays = LeagueReplays(league)
     record = max(
         (r for r in replays.records if len(r["spec"]["seats"]) == 5), key=lambda r: (r["result"]["plies"], r["game_id"])
     )
-    seen = check_viewer(browser, league, record["game_id"], "replay-nimmt.png", step_to=7)
+    seen = check_viewer(page, league, record["game_id"], "replay-nimmt.png", step_to=7)
     assert seen["frames"] == len(replays.replay(record).frames)
     assert max(seen["tensions"]) > 0.5 > min(seen["tensions"]) == 0.0

@@ -14,7 +14,6 @@ import pytest
 
 from league.cli.main import main
 from league.replay.files import LeagueReplays
-from tests.browser import Browser
 from tests.conftest import BOTS
 from tests.league.replay.replay_checks import assert_replays_exactly, check_viewer, play_league
 
@@ -115,12 +114,12 @@ def test_the_page_of_a_faulted_game_names_the_fault(league: Path, capsys: pytest
     assert f"FAULT {fault}" in out and f"game 1 over: seat {winner} wins" in out and "game 2 over" in out
 
 
-def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, browser: Browser):
+def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, page):
     replays = LeagueReplays(league)
     record = longest(replays)
     frames = replays.replay(record).frames
     # Show the tensest bomb just thrown if there is one (with the board before it), else the tensest position.
     bombs = [i for i, f in enumerate(frames) if "last" in f.view and f.view["last"]["answer"][1]]
     step_to = max(bombs or range(len(frames)), key=lambda i: frames[i].tension)
-    seen = check_viewer(browser, league, record["game_id"], "replay-pk2048.png", step_to=step_to)
+    seen = check_viewer(page, league, record["game_id"], "replay-pk2048.png", step_to=step_to)
     assert seen["frames"] == len(frames)

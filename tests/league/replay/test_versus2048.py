@@ -17,7 +17,7 @@ import pytest
 from league.cli.main import main
 from league.replay.files import LeagueReplays
 from league.replay.rebuild import game_for_record, replay_game
-from tests.browser import Browser
+from tests.browser import page_log
 from tests.conftest import BOTS
 from tests.league.replay.replay_checks import assert_replays_exactly, check_viewer, play_league
 
@@ -106,14 +106,14 @@ def test_mistakes_are_one_line_and_exit_2(league: Path, tmp_path: Path, argument
     assert words in err and "Traceback" not in err and err.count("\n") == 1
 
 
-def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, browser: Browser):
+def test_the_viewer_plays_a_stored_game_in_chromium(league: Path, page):
     replays = LeagueReplays(league)
     record = max(replays.records, key=lambda r: r.result.plies)
-    seen = check_viewer(browser, league, record.game_id, "replay-versus2048.png", step_to=30)
+    seen = check_viewer(page, league, record.game_id, "replay-versus2048.png", step_to=30)
     assert seen["frames"] == record.result.plies + 1
 
 
-def test_the_report_links_every_game_to_its_replay_page(league: Path, browser: Browser, tmp_path: Path):
+def test_the_report_links_every_game_to_its_replay_page(league: Path, page, tmp_path: Path):
     from league.report.build import write_report
 
     replays = LeagueReplays(league)
@@ -125,15 +125,12 @@ def test_the_report_links_every_game_to_its_replay_page(league: Path, browser: B
     again = tmp_path / "highlights.html"  # the report's stretches, found from its own replays, are the command's
     assert main(["replay", str(league), "--highlights", "5", "-o", str(again)]) == 0
     assert again.read_bytes() == (league / "replays" / "highlights.html").read_bytes()
-    page = browser.open(league / "index.html")
-    try:
-        assert page.console_errors() == []
-        links = page.evaluate("[...document.querySelectorAll('a.games-watch')].map(a => a.href)")
-        assert len(links) == len(replays.records)
-        for link in links:
-            assert link.startswith("file://") and Path(link.removeprefix("file://")).is_file()
-    finally:
-        page.close()
+    page.goto((league / "index.html").resolve().as_uri())
+    assert page_log(page).errors() == []
+    links = page.evaluate("[...document.querySelectorAll('a.games-watch')].map(a => a.href)")
+    assert len(links) == len(replays.records)
+    for link in links:
+        assert link.startswith("file://") and Path(link.removeprefix("file://")).is_file()
     report = (league / "report.md").read_text()
     assert f"(replays/{replays.records[0]['game_id']}.html)" in report
 

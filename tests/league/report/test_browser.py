@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from league.report.games import games_html
-from tests.browser import Browser, Page
+from tests.browser import page_log
 from tests.conftest import BOTS, play_in_process, write_league
 from tests.league.report.made_up_games import BIG_SCORE, HOSTILE, made_up_records, replay
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOT = ROOT / "reports" / "screenshots" / "report.png"
@@ -30,14 +33,13 @@ IN_ORDER = sorted(RECORDS, key=lambda record: record.spec.index)
 
 
 @pytest.fixture
-def games_page(browser: Browser, tmp_path: Path) -> Iterator[Page]:
+def games_page(page: Page, tmp_path: Path) -> Page:
     """The games list alone in a minimal page, loaded."""
     document = tmp_path / "games.html"
     fragment = games_html(RECORDS, replay)
     document.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>games</title></head><body>{fragment}")
-    page = browser.open(document)
-    yield page
-    page.close()
+    page.goto(document.resolve().as_uri())
+    return page
 
 
 def text_of(page: Page, element_id: str) -> str:
@@ -82,7 +84,7 @@ def test_the_list_opens_on_its_first_page_of_every_game(games_page):
     assert games_page.evaluate("document.getElementById('games-next').disabled") is False
     first = games_page.evaluate("document.querySelector('#games-rows tr').dataset.gameId")
     assert first == IN_ORDER[0]["game_id"]
-    assert games_page.console_errors() == []
+    assert page_log(games_page).errors() == []
 
 
 def test_paging_shows_every_game_once_in_schedule_order(games_page):
@@ -133,9 +135,9 @@ def test_a_hostile_bot_name_is_shown_as_text_and_never_runs(games_page):
     assert HOSTILE in seats or f"{HOSTILE} (faulted)" in seats
     options = games_page.evaluate("[...document.querySelectorAll('#games-bot option')].map(o => o.textContent)")
     assert HOSTILE in options
-    assert games_page.console_errors() == []
-    assert games_page.foreign_requests() == []
-    assert len(games_page.requests()) == 1  # the page itself
+    assert page_log(games_page).errors() == []
+    assert page_log(games_page).foreign_requests() == []
+    assert len(page_log(games_page).requests()) == 1  # the page itself
 
 
 def test_scores_seeds_and_replays_are_shown_exactly(games_page):
@@ -165,17 +167,16 @@ def real_report(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def report_page(browser: Browser, real_report: Path) -> Iterator[Page]:
+def report_page(page: Page, real_report: Path) -> Page:
     """The real report, loaded."""
-    page = browser.open(real_report)
-    yield page
-    page.close()
+    page.goto(real_report.resolve().as_uri())
+    return page
 
 
 def test_the_real_report_loads_clean_and_complete(report_page, record_property):
     page = report_page
-    assert page.console_errors() == []
-    assert page.foreign_requests() == []
+    assert page_log(page).errors() == []
+    assert page_log(page).foreign_requests() == []
     images = page.evaluate("[...document.images].map(i => [i.alt, i.complete && i.naturalWidth > 0])")
     assert images and all(loaded for _, loaded in images), images
     tables = page.evaluate(
@@ -183,10 +184,10 @@ def test_the_real_report_loads_clean_and_complete(report_page, record_property):
         " [t.id || t.parentElement.dataset.table || t.outerHTML.slice(0, 80), t.querySelectorAll('tbody tr').length])"
     )
     assert tables and all(rows > 0 for _, rows in tables), tables
-    shot = page.screenshot(SCREENSHOT)
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    record_property("screenshot", str(shot))
-    print(f"screenshot of the report: {shot}")
+    page.screenshot(path=SCREENSHOT, full_page=True)
+    assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    record_property("screenshot", str(SCREENSHOT))
+    print(f"screenshot of the report: {SCREENSHOT}")
 
 
 def test_the_real_reports_games_list_filters(report_page):
@@ -199,4 +200,4 @@ def test_the_real_reports_games_list_filters(report_page):
     choose(page, "games-bot", "")
     choose(page, "games-termination", "NORMAL")
     assert text_of(page, "games-count") == "showing 2 of 6 games"
-    assert page.console_errors() == []
+    assert page_log(page).errors() == []

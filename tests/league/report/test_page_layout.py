@@ -15,17 +15,21 @@ import json
 import shutil
 import sys
 import warnings
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pytest
 
-from tests.browser import Browser, Page
+from tests.browser import page_log
 from tests.conftest import BOTS, play_in_process, write_league
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 WIDTH = 1400
+HEIGHT = 900
 LONG_NAME = "greedy-with-a-name-long-enough-to-widen-the-seats-column"
 DOOMED_AT = 20
 """The turn the program dies at: past the short variant's 10 turns, within the long variant's 30."""
@@ -76,15 +80,15 @@ def wide_report(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def page(browser: Browser, wide_report: Path) -> Iterator[Page]:
+def report_page(page: Page, wide_report: Path) -> Page:
     """The report, loaded and laid out in a window 1,400 px wide."""
-    opened = browser.open(wide_report / "index.html")
-    opened.resize(WIDTH)
-    yield opened
-    opened.close()
+    page.goto((wide_report / "index.html").resolve().as_uri())
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    return page
 
 
-def test_nothing_runs_off_the_page_and_wide_tables_scroll_inside_their_box(page):
+def test_nothing_runs_off_the_page_and_wide_tables_scroll_inside_their_box(report_page):
+    page = report_page
     assert page.evaluate("window.innerWidth") == WIDTH
     page_width, window_width = page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
@@ -107,10 +111,11 @@ def test_nothing_runs_off_the_page_and_wide_tables_scroll_inside_their_box(page)
     assert len(terminations) == 12
     for width, fits, lines in terminations:  # room to read; the termination and its reason code a line each
         assert width >= 15 and fits and lines[:2] == [1, 1], terminations
-    assert page.console_errors() == [] and page.foreign_requests() == []
+    assert page_log(page).errors() == [] and page_log(page).foreign_requests() == []
 
 
-def test_each_replay_command_is_one_element_in_sight_selected_and_copied_whole(page, wide_report):
+def test_each_replay_command_is_one_element_in_sight_selected_and_copied_whole(report_page, wide_report):
+    page = report_page
     games = pd.read_csv(wide_report / "games.csv", dtype=str, keep_default_na=False)
     commands = dict(zip(games["game_id"], games["replay"], strict=True))
     shown = page.evaluate(
@@ -134,10 +139,11 @@ def test_each_replay_command_is_one_element_in_sight_selected_and_copied_whole(p
     )
     assert copied[1] == commands[copied[0]]
     assert copied[2] in ("copied", "selected: press Ctrl+C")
-    assert page.console_errors() == []
+    assert page_log(page).errors() == []
 
 
-def test_the_variants_section_says_how_many_pairs_were_left_out(page, wide_report):
+def test_the_variants_section_says_how_many_pairs_were_left_out(report_page, wide_report):
+    page = report_page
     differences = pd.read_csv(wide_report / "variant_differences.csv")
     assert set(differences["faulted_pairs"]) == {4} and set(differences["pairs"]) == {2}
     bullets = page.evaluate("[...document.querySelectorAll('#variants-compared li')].map(li => li.textContent)")
@@ -151,7 +157,7 @@ def test_the_variants_section_says_how_many_pairs_were_left_out(page, wide_repor
     assert figures[:4] == ["games", "distinct_games", "faults", "mean_score"]
 
 
-def test_the_termination_column_is_not_squeezed_by_a_wide_list(browser, tmp_path):
+def test_the_termination_column_is_not_squeezed_by_a_wide_list(page, tmp_path):
     """Long seat names (kept on one line) and long commands: the termination still gets 16em, not one word a line."""
     from league.report.games import games_html
     from tests.league.report.made_up_games import made_up_records, replay
@@ -165,14 +171,11 @@ def test_the_termination_column_is_not_squeezed_by_a_wide_list(browser, tmp_path
         "<!doctype html><html><head><meta charset='utf-8'><title>games</title></head>"
         f"<body><main style='padding:0 2em'>{games_html(records, replay)}</main>"
     )
-    page = browser.open(document)
-    try:
-        page.resize(WIDTH)
-        widths = page.evaluate(
-            "[...document.querySelectorAll('#games-rows td.games-termination')].map(td =>"
-            " td.getBoundingClientRect().width / parseFloat(getComputedStyle(td).fontSize))"
-        )
-        assert widths and min(widths) >= 15, widths
-        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
-    finally:
-        page.close()
+    page.goto(document.resolve().as_uri())
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    widths = page.evaluate(
+        "[...document.querySelectorAll('#games-rows td.games-termination')].map(td =>"
+        " td.getBoundingClientRect().width / parseFloat(getComputedStyle(td).fontSize))"
+    )
+    assert widths and min(widths) >= 15, widths
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
