@@ -18,8 +18,6 @@ from league.serve.live import BoardHub
 if TYPE_CHECKING:
     from league.contest.contest import Contest
 
-DEFAULT_UPLOAD_MB = 16
-"""The archive cap when the league file's ``contest:`` key sets none (``upload_mb``)."""
 FORM_OVERHEAD = 64 * 1024
 """Bytes a multipart request may hold beyond its archive: the boundaries, the command, the CSRF field."""
 
@@ -42,8 +40,7 @@ class Web:
 
     def upload_cap(self) -> int:
         """The most bytes an archive may have (the league file's ``contest.upload_mb``)."""
-        settings = getattr(self.contest.league.config, "contest", None)
-        return int(getattr(settings, "upload_mb", DEFAULT_UPLOAD_MB) * 1024 * 1024)
+        return int(self.contest.league.config.contest.upload_mb * 1024 * 1024)
 
     def body_cap(self) -> int:
         """The most bytes an upload's request body may have: the archive's cap and the form around it."""

@@ -12,6 +12,7 @@ import shlex
 from starlette.datastructures import FormData, UploadFile
 
 from league.contest.model import Submission
+from league.contest.submit import SubmissionRefused
 from league.serve.state import Web
 
 
@@ -22,15 +23,6 @@ class Refused(Exception):
         super().__init__(sentence)
         self.sentence = sentence
         self.status = status
-
-
-def refusal(error: Exception) -> Refused | None:
-    """The contest's refusal of an upload (an exception with ``http_status``, its first argument the sentence)."""
-    status = getattr(error, "http_status", None)
-    if not isinstance(status, int):
-        return None
-    sentence = getattr(error, "message", None) or (error.args[0] if error.args else str(error))
-    return Refused(str(sentence), status)
 
 
 async def submitted(web: Web, author: str, form: FormData) -> Submission:
@@ -54,8 +46,5 @@ async def submitted(web: Web, author: str, form: FormData) -> Submission:
         raise Refused(f"the archive is over {web.upload_cap() // (1024 * 1024)} MB; send a smaller one", 413)
     try:
         return await web.call("submit", author, data, argv)
-    except Exception as error:
-        refused = refusal(error)
-        if refused is None:
-            raise
-        raise refused from None
+    except SubmissionRefused as refused:
+        raise Refused(refused.message, refused.http_status) from None

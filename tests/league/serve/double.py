@@ -16,19 +16,11 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from league.contest.model import Board, BoardRow, Status, Submission
+from league.contest.submit import SubmissionRefused
 from league.replay.files import LeagueReplays
 from league.replay.page import Reel, page
 from league.stats.game_record import GameRecord
 from league.store.results import league_store
-
-
-class Refusal(Exception):
-    """What ``accept_upload`` raises (``SubmissionRefused``): a sentence and its HTTP status."""
-
-    def __init__(self, message: str, http_status: int) -> None:
-        super().__init__(message, http_status)
-        self.message = message
-        self.http_status = http_status
 
 
 class ContestDouble:
@@ -43,7 +35,7 @@ class ContestDouble:
         self.made: list[Submission] = []
         self.submitted: list[tuple[str, bytes, list[str]]] = []
         self.replay_seats: list[frozenset[int]] = []
-        self.refuse_next: Refusal | None = None
+        self.refuse_next: SubmissionRefused | None = None
         self._numbers = itertools.count(1)
         self._board = self.board_of_games(serial=1)
 

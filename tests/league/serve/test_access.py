@@ -94,7 +94,7 @@ def test_the_submit_form_queues_a_version_and_shows_a_refusal_in_one_sentence(cl
     assert contest.submitted[-1] == ("alice", b"\x1f\x8b not really", ["python3", "my bot.py"])
     status = client.get(f"/submissions/{made.id}")
     assert status.status_code == 200 and "Status: queued" in status.text and 'http-equiv="refresh"' in status.text
-    from tests.league.serve.double import Refusal
+    from league.contest.submit import SubmissionRefused as Refusal
 
     contest.refuse_next = Refusal("you sent 20 versions today, the daily cap; submit again tomorrow (UTC)", 429)
     refused = client.post("/submit", data={"csrf": csrf, "command": "x"}, files=ARCHIVE, headers={"Origin": ORIGIN})

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from league.contest.submit import SubmissionRefused as Refusal
 from league.serve.app import create_app
 from league.serve.state import FORM_OVERHEAD
 from tests.league.serve.conftest import TOKEN
-from tests.league.serve.double import Refusal
 
 ARCHIVE = {"archive": ("bot.zip", b"PK\x03\x04 a zip", "application/zip")}
 CAP = 16 * 1024 * 1024 + FORM_OVERHEAD
