@@ -5,7 +5,7 @@
 * ``league/`` is in wings (one subpackage a concern). A wing imports only wings on a floor below
   its own (``FLOORS``, bottom first), never one beside it: ``match`` and ``stats`` at the bottom
   beside ``engine/`` and ``sandbox/``, then ``store``, ``plan``, ``cluster`` and ``replay``,
-  ``report``, ``contest`` (a live contest), and ``cli`` on top.
+  ``report``, ``contest`` (a live contest), ``serve`` (its web pages), and ``cli`` on top.
 * Ray appears in ``league/cluster/`` alone: its runner, worker pool and session.
 * The command modules do not import each other; ``league/cli/main.py`` assembles them.
 * Tests mirror the wings: ``tests/league/<wing>/`` holds the tests of ``league/<wing>/``.
@@ -18,7 +18,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-FLOORS = [("match", "stats"), ("store",), ("plan",), ("cluster", "replay"), ("report",), ("contest",), ("cli",)]
+FLOORS = [
+    ("match", "stats"),
+    ("store",),
+    ("plan",),
+    ("cluster", "replay"),
+    ("report",),
+    ("contest",),
+    ("serve",),
+    ("cli",),
+]
 """The wings of ``league/``, bottom floor first."""
 
 FLOOR_OF = {wing: level for level, wings in enumerate(FLOORS) for wing in wings}

@@ -1,0 +1,137 @@
+"""A stand-in for ``league.contest.contest.Contest`` with the methods the web uses, over a real league folder.
+
+Its league, games, records, stderr tails and replay pages are real (a league played in this process by
+``tests.conftest.play_in_process``, read with the store and the replay viewer); its authors, tokens,
+submissions and board are held here, built from the real types of ``league.contest.model``, so a test
+can set what the pages must show (a hostile name, a refused version's stderr) and publish a new board.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import math
+from collections.abc import Callable, Collection
+from pathlib import Path
+
+from league.contest.model import Board, BoardRow, Status, Submission
+from league.contest.submit import SubmissionRefused
+from league.replay.files import LeagueReplays
+from league.replay.page import Reel, page
+from league.stats.game_record import GameRecord
+from league.store.results import league_store
+
+
+class ContestDouble:
+    """The facade over ``league`` (played already): ``tokens`` maps token to author, ``organisers`` who they are."""
+
+    def __init__(self, league, tokens: dict[str, str], organisers: set[str]) -> None:
+        self.league = league
+        self.folder: Path = league.output
+        self.tokens = tokens
+        self.organisers = organisers
+        self.listeners: list[Callable[[Board], None]] = []
+        self.made: list[Submission] = []
+        self.submitted: list[tuple[str, bytes, list[str]]] = []
+        self.replay_seats: list[frozenset[int]] = []
+        self.refuse_next: SubmissionRefused | None = None
+        self._numbers = itertools.count(1)
+        self._board = self.board_of_games(serial=1)
+
+    # The contest's state, as the double's tests set it.
+
+    def board_of_games(self, serial: int, extra: tuple[BoardRow, ...] = ()) -> Board:
+        """A board of the league's bots with their real game counts (ratings made up), and ``extra`` rows."""
+        records = self._records()
+        rows = []
+        for place, bot in enumerate(self.league.bots, 1):
+            games = sum(bot in record.spec.seats for record in records)
+            author = bot if bot in self.tokens.values() else ""
+            version = "0123456789ab" if author else ""
+            rows.append(BoardRow(place, bot, author, version, games, 1600.0 - 50 * place, 1500.0, 1700.0, False))
+        rows.append(BoardRow(len(rows) + 1, "newcomer", "", "", 0, math.nan, math.nan, math.nan, False, True))
+        rows.extend(extra)
+        return Board(serial, tuple(rows), len(records), "playing", "greedy > random", "2026-12-07T18:00:00Z")
+
+    def publish(self, board: Board) -> None:
+        """A new board, told to every listener as the contest's board thread tells it."""
+        self._board = board
+        for listener in list(self.listeners):
+            listener(board)
+
+    def add_submission(self, author: str, status: Status, fault: str = "", stderr: str = "") -> Submission:
+        """A submission as the store would hold it."""
+        number = next(self._numbers)
+        digest = hashlib.sha256(f"{author}{number}".encode()).hexdigest()
+        made = Submission(
+            number,
+            author,
+            digest,
+            ("python3", "bot.py"),
+            self.folder / "versions" / author / digest,
+            "2026-12-07T18:00:00Z",
+            status,
+            fault,
+            stderr,
+        )
+        self.made.append(made)
+        return made
+
+    # The facade.
+
+    def board(self) -> Board:
+        return self._board
+
+    def add_listener(self, listener: Callable[[Board], None]) -> None:
+        self.listeners.append(listener)
+
+    def author_of(self, token: str) -> str | None:
+        return self.tokens.get(token)
+
+    def is_organiser(self, name: str) -> bool:
+        return name in self.organisers
+
+    def submit(self, author: str, data: bytes, command: list[str]) -> Submission:
+        self.submitted.append((author, data, command))
+        if self.refuse_next is not None:
+            refusal, self.refuse_next = self.refuse_next, None
+            raise refusal
+        return self.add_submission(author, Status.QUEUED)
+
+    def submissions(self, author: str | None = None) -> list[Submission]:
+        return [one for one in self.made if author is None or one.author == author]
+
+    def submission(self, number: int) -> Submission | None:
+        return next((one for one in self.made if one.id == number), None)
+
+    def games_of(self, bot: str) -> list[GameRecord]:
+        return [record for record in reversed(self._records()) if bot in record.spec.seats]
+
+    def record(self, game_id: str) -> GameRecord | None:
+        return next((record for record in self._records() if record.game_id == game_id), None)
+
+    def stderr_of(self, game_id: str) -> dict[int, str]:
+        store = league_store(self.folder)
+        store.records()
+        tails = store.details([game_id]).get(game_id, {}).get("stderr", [])
+        return {int(tail["seat"]): str(tail["text"]) for tail in tails}
+
+    def replay_page(self, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
+        self.replay_seats.append(frozenset(stderr_seats))
+        replays = LeagueReplays(self.folder)
+        record = next((r for r in replays.records if r.game_id == game_id), None)
+        if record is None:
+            return None
+        replay = replays.replay(record)
+        replay = dataclasses.replace(replay, stderr=[t for t in replay.stderr if int(t["seat"]) in stderr_seats])
+        return page(replays.game, [Reel(replays.title(record), replay)], "replay")
+
+    def workers(self) -> list[str]:
+        return ["2 game workers on this machine's local Ray", "playing the field of 3 bots"]
+
+    def faults(self) -> list[GameRecord]:
+        return [record for record in reversed(self._records()) if record.result.offenders]
+
+    def _records(self) -> list[GameRecord]:
+        return league_store(self.folder).records()
