@@ -10,18 +10,21 @@ import sys
 
 
 def read_line():
+    """One line from the referee, without its end; exit at the end of the game (stdin closed)."""
     line = sys.stdin.readline()
     if not line:
-        sys.exit(0)  # the game is over: stdin is closed
+        sys.exit(0)
     return line.rstrip("\n")
 
 
 def say(text):
+    """Send one line to the referee (flushed: a reply must not wait in a buffer)."""
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
 def slide_left(row):
+    """A row slid towards its start, equal tiles merged once: (the new row, merges)."""
     tiles = [v for v in row if v]
     out, merges, i = [], 0, 0
     while i < len(tiles):
@@ -36,6 +39,7 @@ def slide_left(row):
 
 
 def slide(board, direction):
+    """The board (rows of exponents) slid U, R, D or L: (the new board, merges)."""
     n = len(board)
     lines = [list(r) for r in board] if direction in "LR" else [[board[r][c] for r in range(n)] for c in range(n)]
     if direction in "RD":
