@@ -4,8 +4,8 @@ A ``Contest`` holds the league file read as a live contest (``league.contest.fie
 folder (the league's report folder: ``contest.sqlite``, ``versions/``, the store), and, once started,
 three threads: the play loop (``league.contest.play_loop``), the validation queue
 (``league.contest.validation``) and the board keeper here, which makes a new board
-(``league.contest.board``) each time the play loop stores games or an entry changes, at most one at a
-time (changes that come while it works are taken together), and tells each listener. A listener is
+(``league.contest.board``) each time the play loop stores games or an entry changes, at most one each
+``BOARD_INTERVAL_S`` (changes that come meanwhile are taken together), and tells each listener. A listener is
 called from that thread: it must return at once (a page's live stream only notes the new board).
 """
 
@@ -32,6 +32,9 @@ from league.store import authors, submissions
 from league.store.results import league_store
 from sandbox.jail import Sandbox
 
+BOARD_INTERVAL_S = 0.5
+"""The least time between two boards: changes in between are taken together (each stored batch of games is one),
+so the board's work and its live pages' traffic stay small while a board is never more than a second late."""
 FAULTS_SHOWN = 200
 """The most faulted games the organiser's page lists (newest first)."""
 
@@ -209,9 +212,9 @@ class Contest:
     def _keep_board(self) -> None:
         while not self._closing.is_set():
             self._changed.wait()
-            self._changed.clear()
-            if self._closing.is_set():
+            if self._closing.wait(BOARD_INTERVAL_S):  # what else changes meanwhile joins this board
                 break
+            self._changed.clear()
             state = self.play.state
             if state.league is not None and state.run is None:
                 continue  # a run starting on a new field: its board comes once it has taken the stored games
