@@ -79,10 +79,14 @@ class Contest:
 
         The validation queue sweeps what killed uploads left and validates again what a killed server
         was validating (``ValidationQueue.start``).
+
+        Raises:
+            AuthorError: The contest's database cannot be used (nothing is started).
+            ClusterUnreachable: The Ray cluster asked for cannot be joined.
         """
+        self.validation.start()  # first: an unusable database stops the start before Ray is up
         self._started_ray = start_ray(self.league.config.concurrency, self.address, working_dir=None)
         self._keeper.start()
-        self.validation.start()
         self.play.start()
 
     def stop(self) -> None:
