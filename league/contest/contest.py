@@ -118,6 +118,10 @@ class Contest:
         """Whether the author is one of the contest's organisers."""
         return authors.is_organiser(self.folder, name)
 
+    def authors(self) -> list[authors.Author]:
+        """The contest's authors in the order they were added (name, when, organiser or not; never a token)."""
+        return authors.list_authors(self.folder)
+
     def entries(self) -> dict[str, Submission]:
         """Per author, their entry: their newest valid version."""
         return submissions.entries(self.folder)

@@ -52,15 +52,16 @@ async def organiser(request: Request) -> Response:
     board = web.hub.newest()
     entries = {row.author: row.version for row in board.rows if row.author}
     counts = Counter(one.author for one in made)
-    authors = sorted(set(counts) | set(entries))
     author_rows = "".join(
-        f'<tr><td><a href="/bots/{text(name)}">{text(name)}</a></td><td class="number">{counts[name]}</td>'
-        f"<td><code>{text(entries.get(name, ''))}</code></td></tr>"
-        for name in authors
+        f'<tr><td><a href="/bots/{text(one.name)}">{text(one.name)}</a></td><td>{text(one.created)}</td>'
+        f'<td>{"organiser" if one.organiser else ""}</td><td class="number">{counts[one.name]}</td>'
+        f"<td><code>{text(entries.get(one.name, ''))}</code></td></tr>"
+        for one in await web.call("authors")
     )
     waiting = [one for one in made if one.status in ("queued", "validating")]
     body = (
-        f"<h2>Authors</h2><table><thead><tr><th>author</th><th>submissions</th><th>entry on the board</th></tr></thead>"
+        "<h2>Authors</h2><table><thead><tr><th>author</th><th>added</th><th></th><th>submissions</th>"
+        f"<th>entry on the board</th></tr></thead>"
         f"<tbody>{author_rows}</tbody></table>"
         f"<h2>Validation queue</h2><p>{len(waiting)} waiting or in their validation game.</p>{_submissions(waiting)}"
         f"<h2>Workers</h2><ul>{''.join(f'<li>{text(line)}</li>' for line in workers)}</ul>"

@@ -20,6 +20,7 @@ from league.contest.submit import SubmissionRefused
 from league.replay.files import LeagueReplays
 from league.replay.page import Reel, page
 from league.stats.game_record import GameRecord
+from league.store.authors import Author
 from league.store.results import league_store
 
 
@@ -91,6 +92,10 @@ class ContestDouble:
 
     def is_organiser(self, name: str) -> bool:
         return name in self.organisers
+
+    def authors(self) -> list[Author]:
+        names = sorted(set(self.tokens.values()))
+        return [Author(name, "2026-12-07T18:00:00Z", name in self.organisers) for name in names]
 
     def submit(self, author: str, data: bytes, command: list[str]) -> Submission:
         self.submitted.append((author, data, command))

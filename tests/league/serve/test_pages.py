@@ -118,6 +118,8 @@ def test_the_organisers_page_lists_authors_submissions_queue_workers_and_faults(
     html = page.text
     assert '<a href="/bots/alice">alice</a>' in html and '<a href="/bots/bob">bob</a>' in html
     assert "1 waiting or in their validation game" in html
+    assert "<td>olga</td>" not in html and '<a href="/bots/olga">olga</a>' in html  # an author without submissions
+    assert "<td>organiser</td>" in html
     assert "2 game workers on this machine" in html and "bob&#x27;s secret stderr" in html
     assert "<script>alert" not in html
     for record in contest.faults():
