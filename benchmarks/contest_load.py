@@ -29,6 +29,10 @@ from pathlib import Path
 import httpx
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.figures import HIGHER, LOWER, Figure, write_figures  # noqa: E402
+
 VIEWERS = 100
 
 
@@ -116,6 +120,7 @@ async def viewed_window(url: str, seconds: float) -> tuple[float, list[float], i
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="15 s windows instead of 45 s")
+    parser.add_argument("--figures", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args()
     seconds = 15.0 if args.quick else 45.0
     print(f"load average before: {os.getloadavg()[0]:.2f} (figures are meant for an idle machine)")
@@ -138,6 +143,33 @@ def main() -> None:
     print(f"games/s without viewers: {alone_before:.2f} before, {alone_after:.2f} after (baseline {baseline:.2f})")
     print(f"games/s with {VIEWERS} viewers: {viewed:.2f} = {ratio:.3f} of the baseline (target: at least 0.90)")
     print(f"live events received by the {VIEWERS} viewers: {events}")
+    median = statistics.median(times_ms) if times_ms else None
+    if args.figures:
+        write_figures(
+            args.figures,
+            [
+                Figure(
+                    "contest",
+                    f"games/s with {VIEWERS} live viewers",
+                    viewed,
+                    "games/s",
+                    baseline=baseline,
+                    baseline_name="the same server without viewers, before and after",
+                    target=0.9,
+                    better=HIGHER,
+                    target_of_ratio=True,
+                ),
+                Figure(
+                    "contest",
+                    "leaderboard page load, p95",
+                    p95 if times_ms else None,
+                    "ms",
+                    target=200,
+                    better=LOWER,
+                    note=f"median {median:.1f} ms" if median is not None else "not measured",
+                ),
+            ],
+        )
     if times_ms:
         print(
             f"leaderboard page: median {statistics.median(times_ms):.1f} ms, p95 {p95:.1f} ms"

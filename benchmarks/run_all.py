@@ -8,7 +8,7 @@ on (CPU, cores, memory, OS, Python, Ray, commit, load average), a table per area
 script printed. The full run takes about 24 minutes on an idle 2-core machine (fairness under
 three clocks about 14 of them, starvation about 3), sprt_errors about 19 more (under a load
 average of 2 to 4.5; its 0 against 5 nElo tests 15 of them), adaptive_efficiency about 5
-(under a load average of 1 to 3), hidden_truth about 4 and league_or_tournament about 6;
+(under a load average of 1 to 3), hidden_truth about 4, league_or_tournament about 6 and contest_load about 3;
 ``--quick`` about 6 (rougher figures, no 100,000-game report, SPRT tests of 0 against 20 nElo
 only, 5 simulated fields of adaptive leagues, 100 hidden-truth leagues). A script that fails or
 overruns its time limit leaves its figures "not measured" and the rest goes on.
@@ -43,6 +43,7 @@ near 0.9 about 0.6 points, small enough to see a miscalibration of a few).
 | adaptive_efficiency.py | adaptive leagues' games beside a round robin's (simulated); idle workers at batches (Ray) |
 | hidden_truth.py | leagues of known strengths (simulated): interval coverage, LOS calibration, settled places wrong |
 | league_or_tournament.py | every format on one budget, simulated through its real run: best found, top 3, tau, wall |
+| contest_load.py | a live contest's games per second with 100 live viewers beside none; its board page's load time |
 | bot_version_speed.py | a warm bot version of a 100 MB folder and of 10,000 files beside the cold digest |
 
 Scripts that accept ``--figures FILE`` write their figures as JSON (``benchmarks/figures.py``);
@@ -138,6 +139,7 @@ SCRIPTS = [
     Script("hidden_truth", "statistics", ("--leagues", "2000"), ("--leagues", "100"), 1200),
     Script("league_or_tournament", "statistics", (), ("--quick",), 900),
     Script("bot_version_speed", "versions", ("--repeats", "3"), ("--repeats", "1"), 300),
+    Script("contest_load", "contest", (), ("--quick",), 600),
 ]
 
 
