@@ -148,33 +148,11 @@ class Contest:
 
     def stderr_of(self, game_id: str) -> dict[int, str]:
         """Per seat, what its bot wrote on stderr in the game (its kept tail); shown to its author and organisers."""
-        store = league_store(self.folder)
-        store.records()
-        tails = store.details([game_id]).get(game_id, {}).get("stderr", [])
-        seats: dict[int, list[str]] = {}
-        for tail in tails:
-            seats.setdefault(int(tail["seat"]), []).append(str(tail["text"]))
-        return {seat: "\n".join(parts).strip() for seat, parts in seats.items()}
+        return stored_stderr(self.folder, game_id)
 
     def replay_page(self, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
-        """The replay viewer's self-contained page of a stored game; None for a game not stored (or not replayable).
-
-        Args:
-            game_id: The game.
-            stderr_seats: The seats whose stderr the page may show (their bot's author or an organiser reads
-                it); every other seat's is left out of the page.
-        """
-        with contextlib.suppress(ReplayNotFound):
-            replays = LeagueReplays(self.folder)
-            record = next((r for r in replays.records if r.game_id == game_id), None)
-            if record is None:
-                return None
-            replay = replays.replay(record)
-            shown = [tail for tail in replay.stderr if int(tail.get("seat", -1)) in set(stderr_seats)]
-            heading = f"{self.league.config.name}: {replays.game} replay"
-            reel = Reel(replays.title(record), dataclasses.replace(replay, stderr=shown))
-            return page(replays.game, [reel], heading)
-        return None
+        """The replay viewer's page of a stored game, only ``stderr_seats``' stderr in it (``replay_page``)."""
+        return replay_page(self.folder, self.league.config.name, game_id, stderr_seats)
 
     def workers(self) -> list[str]:
         """What the league's workers do, a sentence each: how many, on what, and what the play loop says."""
@@ -233,6 +211,39 @@ class Contest:
             for listener in list(self._listeners):
                 with contextlib.suppress(Exception):  # a page's broken stream never stops the board
                     listener(board)
+
+
+def stored_stderr(folder: Path, game_id: str) -> dict[int, str]:
+    """Per seat, what its bot wrote on stderr in a stored game of the league folder (its kept tails joined)."""
+    store = league_store(folder)
+    store.records()
+    tails = store.details([game_id]).get(game_id, {}).get("stderr", [])
+    seats: dict[int, list[str]] = {}
+    for tail in tails:
+        seats.setdefault(int(tail["seat"]), []).append(str(tail["text"]))
+    return {seat: "\n".join(parts).strip() for seat, parts in seats.items()}
+
+
+def replay_page(folder: Path, name: str, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
+    """The replay viewer's self-contained page of a stored game; None for a game not stored (or not replayable).
+
+    Args:
+        folder: The league folder.
+        name: The league's name (the page's heading).
+        game_id: The game.
+        stderr_seats: The seats whose stderr the page may show (their bot's author or an organiser reads
+            it); every other seat's is left out of the page.
+    """
+    with contextlib.suppress(ReplayNotFound):
+        replays = LeagueReplays(folder)
+        record = next((r for r in replays.records if r.game_id == game_id), None)
+        if record is None:
+            return None
+        replay = replays.replay(record)
+        shown = [tail for tail in replay.stderr if int(tail.get("seat", -1)) in set(stderr_seats)]
+        reel = Reel(replays.title(record), dataclasses.replace(replay, stderr=shown))
+        return page(replays.game, [reel], f"{name}: {replays.game} replay")
+    return None
 
 
 def describe(board: Board) -> dict[str, Any]:

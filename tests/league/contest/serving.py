@@ -113,6 +113,17 @@ def _session(pid: int) -> int | None:
         return None
 
 
+def played_ids(folder: Path) -> list[str]:
+    """The id of every game the store's lines say was played and scored, a line each (a game played twice: twice).
+
+    Read from ``games.jsonl``'s lines themselves: the store's reader keeps one record an id. A game that
+    failed for a reason of ours (INFRA_ERROR) is played again by design, so those lines are left out.
+    """
+    lines = (folder / "games.jsonl").read_text().splitlines()
+    played = [json.loads(line) for line in lines if line.strip()]
+    return [line["game_id"] for line in played if line["result"]["termination"] != "INFRA_ERROR"]
+
+
 def add_author(path: Path, name: str) -> str:
     """``league authors add FILE NAME``: the token it printed."""
     done = subprocess.run(

@@ -11,31 +11,15 @@ from league.contest.field import field_league
 from league.contest.model import Status, Submission
 from league.contest.play_loop import PlayLoop, PlayState
 from league.store.results import league_store
+from tests.league.contest.serving import contest_file as served_contest_file
+from tests.league.contest.serving import played_ids
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 
 
 def contest_file(folder: Path) -> Path:
-    path = folder / "contest.yaml"
-    path.write_text(
-        yaml.safe_dump(
-            {
-                "name": "live",
-                "game": "versus2048",
-                "variants": {"short": {"turns_per_player": 8}},
-                "bots": [
-                    {"name": "random", "builtin": "versus2048.random"},
-                    {"name": "greedy", "builtin": "versus2048.greedy"},
-                ],
-                "adaptive": {"warmup_games": 2, "batch_games": 2},
-                "max_games": 12,
-                "seed": 11,
-                "concurrency": 2,
-                "output": str(folder / "out"),
-            }
-        )
-    )
-    return path
+    """A contest of two house bots whose adaptive league stops after 12 games: a field plays out in seconds."""
+    return served_contest_file(folder, variants={"short": {"turns_per_player": 8}}, max_games=12, seed=11)
 
 
 def version(folder: Path, number: int, order: str) -> Submission:
@@ -48,6 +32,13 @@ def version(folder: Path, number: int, order: str) -> Submission:
     digest = f"{number:064x}"
     command = ("python3", "v2048_steady.py", order)
     return Submission(number, "alice", digest, command, where, "2026-12-07T18:00:00Z", Status.VALID)
+
+
+def no_game_twice(folder: Path) -> list:
+    """The stored games, checked to have been played once each (the store's own lines, not its reader's ids)."""
+    ids = played_ids(folder)
+    assert len(ids) == len(set(ids)), "a game was played twice"
+    return league_store(folder).records()
 
 
 class Watcher:
@@ -84,10 +75,8 @@ def test_the_league_plays_on_each_new_field_and_a_replaced_version_leaves_the_bo
         entries["alice"] = version(tmp_path, 1, "URDL")
         loop.field_changed()
         second = watcher.wait_end()
-        records = league_store(tmp_path / "out").records()
-        ids = [r.game_id for r in records]
-        assert len(ids) == len(set(ids)), "a game was stored twice"
-        assert house_games <= set(ids)
+        records = no_game_twice(tmp_path / "out")
+        assert house_games <= {r.game_id for r in records}
         board = make_board(1, second.league, second.run, records, entries, second.sentence)
         alice = next(row for row in board.rows if row.bot == "alice")
         assert alice.author == "alice" and alice.version == entries["alice"].version and alice.games >= 4
@@ -97,9 +86,7 @@ def test_the_league_plays_on_each_new_field_and_a_replaced_version_leaves_the_bo
         entries["alice"] = version(tmp_path, 2, "LDRU")
         loop.field_changed()
         third = watcher.wait_end()
-        records = league_store(tmp_path / "out").records()
-        ids = [r.game_id for r in records]
-        assert len(ids) == len(set(ids)), "a game was stored twice"
+        records = no_game_twice(tmp_path / "out")
         board = make_board(2, third.league, third.run, records, entries, third.sentence)
         alice = next(row for row in board.rows if row.bot == "alice")
         now = {r.spec.versions["alice"] for r in records if "alice" in r.spec.seats} - first_version
@@ -134,6 +121,9 @@ def test_a_field_the_contest_cannot_play_is_told_and_the_loop_waits(tmp_path):
 
 def test_the_field_is_the_house_bots_and_the_entries_with_adaptive_by_default(tmp_path):
     path = contest_file(tmp_path)
+    data = yaml.safe_load(path.read_text())
+    del data["format"]  # a contest's file that names no format plays adaptive
+    path.write_text(yaml.safe_dump(data))
     league = field_league(path, {"alice": version(tmp_path, 1, "URDL")})
     assert list(league.bots) == ["random", "greedy", "alice"]
     assert league.config.format == "adaptive"

@@ -1,18 +1,13 @@
 """A contest server killed with SIGKILL and started again: every submission and game kept, none played twice."""
 
-import json
 import shutil
+import sqlite3
 
 import pytest
 
-from tests.league.contest.serving import STARTER, Server, add_author, contest_file, submit
+from tests.league.contest.serving import STARTER, Server, add_author, contest_file, played_ids, submit
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="the validation game runs in the jail")
-
-
-def stored_ids(folder):
-    lines = (folder / "games.jsonl").read_text().splitlines()
-    return [json.loads(line)["game_id"] for line in lines if line.strip()]
 
 
 def test_a_killed_server_goes_on_with_every_submission_and_game_and_plays_none_twice(tmp_path):
@@ -31,7 +26,7 @@ def test_a_killed_server_goes_on_with_every_submission_and_game_and_plays_none_t
         server.kill()  # SIGKILL to the server and every process of its session, Ray's included
     finally:
         server.stop()
-    before = stored_ids(tmp_path / "out")
+    before = played_ids(tmp_path / "out")
     assert len(before) == len(set(before))
 
     again = Server(path)
@@ -47,12 +42,10 @@ def test_a_killed_server_goes_on_with_every_submission_and_game_and_plays_none_t
         assert board["rows"] and submissions
     finally:
         again.stop()
-    after = stored_ids(tmp_path / "out")
+    after = played_ids(tmp_path / "out")
     assert len(after) == len(set(after)), "a game was stored twice"
     assert set(before) <= set(after), "a stored game was lost"
     alice = next(r for r in board["rows"] if r["bot"] == "alice")
-    import sqlite3
-
     with sqlite3.connect(tmp_path / "out" / "contest.sqlite") as db:
         rows = db.execute("SELECT id, status, digest FROM submissions ORDER BY id").fetchall()
     assert [status for _, status, _ in rows] == ["valid", "valid"], rows  # the one queued at the kill was validated

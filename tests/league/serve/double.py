@@ -8,17 +8,15 @@ can set what the pages must show (a hostile name, a refused version's stderr) an
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import itertools
 import math
 from collections.abc import Callable, Collection
 from pathlib import Path
 
+from league.contest.contest import replay_page, stored_stderr
 from league.contest.model import Board, BoardRow, Status, Submission
 from league.contest.submit import SubmissionRefused
-from league.replay.files import LeagueReplays
-from league.replay.page import Reel, page
 from league.stats.game_record import GameRecord
 from league.store.authors import Author
 from league.store.results import league_store
@@ -117,20 +115,11 @@ class ContestDouble:
         return next((record for record in self._records() if record.game_id == game_id), None)
 
     def stderr_of(self, game_id: str) -> dict[int, str]:
-        store = league_store(self.folder)
-        store.records()
-        tails = store.details([game_id]).get(game_id, {}).get("stderr", [])
-        return {int(tail["seat"]): str(tail["text"]) for tail in tails}
+        return stored_stderr(self.folder, game_id)
 
     def replay_page(self, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
         self.replay_seats.append(frozenset(stderr_seats))
-        replays = LeagueReplays(self.folder)
-        record = next((r for r in replays.records if r.game_id == game_id), None)
-        if record is None:
-            return None
-        replay = replays.replay(record)
-        replay = dataclasses.replace(replay, stderr=[t for t in replay.stderr if int(t["seat"]) in stderr_seats])
-        return page(replays.game, [Reel(replays.title(record), replay)], "replay")
+        return replay_page(self.folder, "replay", game_id, stderr_seats)
 
     def workers(self) -> list[str]:
         return ["2 game workers on this machine's local Ray", "playing the field of 3 bots"]
