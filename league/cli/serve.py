@@ -20,6 +20,9 @@ from league.cli.args import UsageError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+MAX_CONNECTIONS = 1500
+"""Connections served at once (uvicorn answers 503 past it): the live pages' streams (``league.serve.live``
+caps them lower) and the pages, within the open files a process has."""
 
 
 def bound_socket(host: str, port: int) -> socket.socket:
@@ -88,7 +91,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
         except ClusterUnreachable as error:
             raise UsageError(f"--address {address}: {error.why}") from None
-        config = uvicorn.Config(create_app(contest), log_level="warning", access_log=False, lifespan="off")
+        config = uvicorn.Config(
+            create_app(contest),
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            proxy_headers=False,  # an X-Forwarded-For from a local client must not pass for another address
+            limit_concurrency=MAX_CONNECTIONS,
+            timeout_keep_alive=5,
+        )
         server = uvicorn.Server(config)
         print(address_line(sock), flush=True)
         print(f"league: serving the contest of {path}; Ctrl-C stops it (what is stored stays)", file=sys.stderr)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import threading
 from collections.abc import Callable, Collection
 from pathlib import Path
@@ -25,11 +26,13 @@ from league.contest.model import Board, Status, Submission
 from league.contest.play_loop import PlayLoop, PlayState
 from league.contest.submit import accept_upload
 from league.contest.validation import ValidationQueue
+from league.plan.config import League
 from league.replay.files import LeagueReplays, ReplayNotFound
 from league.replay.page import Reel, page
 from league.stats.game_record import GameRecord
 from league.store import authors, submissions
 from league.store.results import league_store
+from sandbox.folders import is_system
 from sandbox.jail import Sandbox
 
 BOARD_INTERVAL_S = 0.5
@@ -54,6 +57,9 @@ class Contest:
     def __init__(self, path: Path, address: str | None = None) -> None:
         self.path = Path(path)
         self.league = check_live(self.path)
+        walls_problem = contest_walls_problem(self.league)
+        if walls_problem is not None:
+            raise FieldError(f"{self.path}: {walls_problem}")
         self.league.check_output(create=True)
         if Sandbox(self.league.config.sandbox.mode, self.league.config.limits).bwrap is None:
             raise FieldError(
@@ -211,6 +217,24 @@ class Contest:
             for listener in list(self._listeners):
                 with contextlib.suppress(Exception):  # a page's broken stream never stops the board
                     listener(board)
+
+
+def contest_walls_problem(league: League) -> str | None:
+    """Why the league's entries would see past their own folders in this contest, or None.
+
+    A bot's jail shows the system folders whole (``sandbox.folders.SYSTEM_DIRS``) and, with
+    ``limits.network``, the host's network: a contest folder there would show every author's versions
+    and games to every bot, and the network the server's port and Ray's.
+    """
+    if league.config.limits.network:
+        return "limits: network: true would let every entry reach the contest server and Ray; leave it out"
+    for what, path in (("league file", league.path), ("output folder", league.output)):
+        if is_system(Path(os.path.realpath(path))):
+            return (
+                f"the {what} {path} lies in a system folder, which every bot's jail shows whole (every author's"
+                " versions and games with it): put the contest in a folder of its own, e.g. under /srv or /home"
+            )
+    return None
 
 
 def stored_stderr(folder: Path, game_id: str) -> dict[int, str]:

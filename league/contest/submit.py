@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import os
 import posixpath
+import re
 import shlex
 import shutil
 import tempfile
@@ -45,6 +46,7 @@ from league.store.submissions import (
     version_folders,
 )
 from league.store.uploads import MB, UploadLimits, UploadRefused, unpack_archive
+from sandbox.folders import is_system
 
 VERSIONS = "versions"
 """The folder of the league folder that holds every version's files: ``versions/<author>/<digest>/``."""
@@ -235,9 +237,22 @@ def _stored(folder: Path, version: Path) -> bool:
 
 
 def _check_program(words: list[str], folder: Path) -> None:
-    """400 unless the command runs a file of the archive (itself, or through a program of the system)."""
+    """400 unless the command runs a file of the archive (itself, or through a program of the system), naming no other.
+
+    A path a command names is shown to the bot in its jail (``sandbox.folders``): a word that leaves the
+    version's folder (absolute, or climbing with ``..``, in any ``:`` or ``=`` part) would show it another
+    author's versions or the league's folder, so every word after the program must stay inside it, and
+    the program is a file of the archive or one of the system's (``python3``, ``/usr/bin/java``).
+    """
     files = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
     program, shown = words[0], shlex.join(words)
+    outside = outside_word(words)
+    if outside is not None:
+        raise SubmissionRefused(
+            f"The command {shown!r} names a path outside the bot's folder ({outside!r}): a bot sees only its own"
+            " folder; name its files relative to the archive's top folder (e.g. python3 bot.py data/x).",
+            400,
+        )
     if not _names_file(program, files):
         on_system = shutil.which(program) is not None and (os.path.isabs(program) or "/" not in program)
         if not on_system or not any(_names_file(word, files) or _names_class(word, words, files) for word in words[1:]):
@@ -251,6 +266,29 @@ def _check_program(words: list[str], folder: Path) -> None:
     except CommandError as error:
         text = str(error).replace(f" (in {folder.resolve()})", " in the archive").replace(str(folder), "the archive")
         raise SubmissionRefused(f"The command {shown!r} cannot start: {text}; fix it and submit again.", 400) from None
+
+
+def outside_word(words: Sequence[str]) -> str | None:
+    """The first word of a command that names a path outside the bot's folder, or None.
+
+    The program may be one of the system's (``python3``, ``/usr/bin/java``); every later word, in any
+    ``:``, ``=`` or ``,`` part, must be relative and never climb with ``..``.
+    """
+    program = words[0]
+    if (os.path.isabs(program) and not is_system(Path(os.path.normpath(program)))) or _climbs(program):
+        return program
+    return next((word for word in words[1:] if _leaves_folder(word)), None)
+
+
+def _climbs(text: str) -> bool:
+    """Whether a path climbs out of where it starts (a ``..`` part)."""
+    return ".." in text.replace("\\", "/").split("/")
+
+
+def _leaves_folder(word: str) -> bool:
+    """Whether a word of a command names, in any of its ``:``/``=``/``,`` parts, a path outside the bot's folder."""
+    parts = re.split(r"[:=,]", word)
+    return any(part.startswith(("/", "~")) or _climbs(part) for part in parts)
 
 
 def _names_file(word: str, files: set[str]) -> bool:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.core import Game, Termination
-from league.contest.submit import sweep_leftovers
+from league.contest.submit import outside_word, sweep_leftovers
 from league.match.bot_spec import BotSpec, BotSpecError, parse_bot_argument
 from league.match.players import check_program_access, make_launcher
 from league.match.record import ClockSettings, MatchRecord
@@ -75,6 +75,10 @@ def validate(league: League, submission: Submission) -> ValidationOutcome:
         update={"read_only": tuple(config.limits.read_only) + tuple(league.sandbox_read_only)}
     )
     sandbox = Sandbox(SandboxMode(config.sandbox.mode), limits)
+    outside = outside_word(submission.command)
+    if outside is not None:  # the upload's own check, again: a path it names would be shown in the jail
+        sentence = f"its command names {outside!r}, outside its folder: name only its own files"
+        return ValidationOutcome(False, sentence, "")
     try:
         check_program_access(spec, sandbox)
     except BotSpecError as error:

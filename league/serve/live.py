@@ -21,7 +21,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from league.contest.model import Board
 
-MAX_FOLLOWERS = 2000
+MAX_FOLLOWERS = 1000
 """Live streams served at once; past it a new one is refused (503) and the page reads on without it."""
 SEND_TIMEOUT_S = 30.0
 """How long one send to a follower may take before its stream is closed."""

@@ -353,7 +353,7 @@ def _extract(
     for entry in files:
         mode = 0o755 if entry.executable else 0o644
         path = "/".join(entry.parts)
-        digest.update(f"{path}\0{mode:o}\0".encode())
+        digest.update(f"{path}\0{mode:o}\0{entry.size}\0".encode())  # its size first: no two contents alike
         fd = os.open(destination.joinpath(*entry.parts), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
         written = 0
         with os.fdopen(fd, "wb") as handle:

@@ -294,3 +294,10 @@ def test_the_digest_follows_content_and_exec_bit(tmp_path: Path) -> None:
     (source / "notes.txt").write_text("a changed bot\n")
     third = unpack_archive(zip_folder(source, None), tmp_path / "c").digest
     assert len({first, second, third}) == 3
+
+
+def test_two_contents_whose_bytes_run_alike_have_two_digests(tmp_path: Path) -> None:
+    """A file whose bytes spell another file's header (one file a: ``X\\0b\\0644\\0Y``; files a: X and b: Y)."""
+    one = unpack_archive(zip_of(("a", b"X\0b\0644\0Y", 0o644)), tmp_path / "one").digest
+    two = unpack_archive(zip_of(("a", b"X", 0o644), ("b", b"Y", 0o644)), tmp_path / "two").digest
+    assert one != two
