@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ from sandbox.jail import Sandbox
 BOARD_INTERVAL_S = 0.5
 """The least time between two boards: changes in between are taken together (each stored batch of games is one),
 so the board's work and its live pages' traffic stay small while a board is never more than a second late."""
+REPLAYS_KEPT = 32
+"""Replay pages kept made (``Contest.replay_page``)."""
 FAULTS_SHOWN = 200
 """The most faulted games the organiser's page lists (newest first)."""
 
@@ -79,6 +82,8 @@ class Contest:
         self._records_lock = threading.Lock()
         self._records_key: tuple[int, int] | None = None
         self._records_cache: list[GameRecord] = []
+        self._replays_lock = threading.Lock()
+        self._replays: OrderedDict[tuple[str, frozenset[int]], str] = OrderedDict()
 
     def start(self) -> None:
         """Start Ray (on the calling thread: the main one), the validation queue, the play loop and the board.
@@ -157,8 +162,23 @@ class Contest:
         return stored_stderr(self.folder, game_id)
 
     def replay_page(self, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
-        """The replay viewer's page of a stored game, only ``stderr_seats``' stderr in it (``replay_page``)."""
-        return replay_page(self.folder, self.league.config.name, game_id, stderr_seats)
+        """The replay viewer's page of a stored game, only ``stderr_seats``' stderr in it (``replay_page``).
+
+        A stored game never changes: the ``REPLAYS_KEPT`` pages asked for last are kept, so a page anyone may
+        open again and again is replayed once.
+        """
+        key = (game_id, frozenset(stderr_seats))
+        with self._replays_lock:
+            if key in self._replays:
+                self._replays.move_to_end(key)
+                return self._replays[key]
+        made = replay_page(self.folder, self.league.config.name, game_id, stderr_seats)
+        if made is not None:
+            with self._replays_lock:
+                self._replays[key] = made
+                while len(self._replays) > REPLAYS_KEPT:
+                    self._replays.popitem(last=False)
+        return made
 
     def workers(self) -> list[str]:
         """What the league's workers do, a sentence each: how many, on what, and what the play loop says."""
