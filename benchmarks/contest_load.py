@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -72,11 +72,11 @@ def start_server(path: Path) -> tuple[subprocess.Popen, str]:
 
 
 def stored(url: str) -> int:
-    return int(httpx.get(url + "api/board", timeout=10).json()["games"])
+    return int(httpx2.get(url + "api/board", timeout=10).json()["games"])
 
 
 async def follow(url: str, stop: asyncio.Event, events: list[int]) -> None:
-    async with httpx.AsyncClient(timeout=None) as client:
+    async with httpx2.AsyncClient(timeout=None) as client:
         async with client.stream("GET", url + "live/board") as response:
             async for line in response.aiter_lines():
                 if line.startswith("data:"):
@@ -86,7 +86,7 @@ async def follow(url: str, stop: asyncio.Event, events: list[int]) -> None:
 
 
 async def page_times(url: str, stop: asyncio.Event, times: list[float]) -> None:
-    async with httpx.AsyncClient(timeout=30) as client:
+    async with httpx2.AsyncClient(timeout=30) as client:
         while not stop.is_set():
             started = time.perf_counter()
             response = await client.get(url)

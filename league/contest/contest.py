@@ -12,10 +12,8 @@ called from that thread: it must return at once (a page's live stream only notes
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
@@ -23,26 +21,20 @@ from typing import Any
 from league.cluster.session import cluster_cpus, leave_ray, start_ray
 from league.contest.board import make_board
 from league.contest.field import FieldError, check_live
+from league.contest.games import StoredGames
 from league.contest.model import Board, Status, Submission
 from league.contest.play_loop import PlayLoop, PlayState
 from league.contest.submit import accept_upload
 from league.contest.validation import ValidationQueue
 from league.plan.config import League
-from league.replay.files import LeagueReplays, ReplayNotFound
-from league.replay.page import Reel, page
 from league.stats.game_record import GameRecord
 from league.store import authors, submissions
-from league.store.results import league_store
 from sandbox.folders import is_system
 from sandbox.jail import Sandbox
 
 BOARD_INTERVAL_S = 0.5
 """The least time between two boards: changes in between are taken together (each stored batch of games is one),
 so the board's work and its live pages' traffic stay small while a board is never more than a second late."""
-REPLAYS_KEPT = 32
-"""Replay pages kept made (``Contest.replay_page``)."""
-FAULTS_SHOWN = 200
-"""The most faulted games the organiser's page lists (newest first)."""
 
 
 class Contest:
@@ -79,11 +71,7 @@ class Contest:
         self.play = PlayLoop(self.path, self.entries, lambda _state: self._changed.set(), address)
         self.validation = ValidationQueue(self.league, on_valid=self._entered)
         self._started_ray = False
-        self._records_lock = threading.Lock()
-        self._records_key: tuple[int, int] | None = None
-        self._records_cache: list[GameRecord] = []
-        self._replays_lock = threading.Lock()
-        self._replays: OrderedDict[tuple[str, frozenset[int]], str] = OrderedDict()
+        self.games = StoredGames(self.folder, self.league.config.name)
 
     def start(self) -> None:
         """Start Ray (on the calling thread: the main one), the validation queue, the play loop and the board.
@@ -151,34 +139,19 @@ class Contest:
 
     def games_of(self, bot: str) -> list[GameRecord]:
         """Every stored game the bot played (all its versions'), newest first."""
-        return [record for record in reversed(self._records()) if bot in record.spec.seats]
+        return self.games.games_of(bot)
 
     def record(self, game_id: str) -> GameRecord | None:
         """A stored game by its id."""
-        return next((record for record in self._records() if record.game_id == game_id), None)
+        return self.games.record(game_id)
 
     def stderr_of(self, game_id: str) -> dict[int, str]:
         """Per seat, what its bot wrote on stderr in the game (its kept tail); shown to its author and organisers."""
-        return stored_stderr(self.folder, game_id)
+        return self.games.stderr_of(game_id)
 
     def replay_page(self, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
-        """The replay viewer's page of a stored game, only ``stderr_seats``' stderr in it (``replay_page``).
-
-        A stored game never changes: the ``REPLAYS_KEPT`` pages asked for last are kept, so a page anyone may
-        open again and again is replayed once.
-        """
-        key = (game_id, frozenset(stderr_seats))
-        with self._replays_lock:
-            if key in self._replays:
-                self._replays.move_to_end(key)
-                return self._replays[key]
-        made = replay_page(self.folder, self.league.config.name, game_id, stderr_seats)
-        if made is not None:
-            with self._replays_lock:
-                self._replays[key] = made
-                while len(self._replays) > REPLAYS_KEPT:
-                    self._replays.popitem(last=False)
-        return made
+        """The replay viewer's page of a stored game, only ``stderr_seats``' stderr in it (``StoredGames``)."""
+        return self.games.replay_page(game_id, stderr_seats)
 
     def workers(self) -> list[str]:
         """What the league's workers do, a sentence each: how many, on what, and what the play loop says."""
@@ -189,8 +162,8 @@ class Contest:
         return lines
 
     def faults(self) -> list[GameRecord]:
-        """Stored games in which a bot faulted, newest first (the ``FAULTS_SHOWN`` newest)."""
-        return [r for r in reversed(self._records()) if r.result.offenders][:FAULTS_SHOWN]
+        """Stored games in which a bot faulted, newest first (the ``FAULTS_SHOWN`` newest of ``StoredGames``)."""
+        return self.games.faults()
 
     # What the pages do.
 
@@ -208,19 +181,6 @@ class Contest:
         self.play.field_changed()
         self._changed.set()
 
-    def _records(self) -> list[GameRecord]:
-        """Every stored game, read again only when the store's file has changed (its size or time)."""
-        path = league_store(self.folder).path
-        try:
-            stat = path.stat()
-            key = (stat.st_size, stat.st_mtime_ns)
-        except FileNotFoundError:
-            return []
-        with self._records_lock:
-            if self._records_key != key:
-                self._records_cache, self._records_key = league_store(self.folder).records(), key
-            return self._records_cache
-
     def _keep_board(self) -> None:
         while not self._closing.is_set():
             self._changed.wait()
@@ -231,7 +191,7 @@ class Contest:
             if state.league is not None and state.run is None:
                 continue  # a run starting on a new field: its board comes once it has taken the stored games
             board = make_board(
-                self._board.serial + 1, state.league, state.run, self._records(), self.entries(), state.sentence
+                self._board.serial + 1, state.league, state.run, self.games.records(), self.entries(), state.sentence
             )
             self._board = board
             for listener in list(self._listeners):
@@ -254,39 +214,6 @@ def contest_walls_problem(league: League) -> str | None:
                 f"the {what} {path} lies in a system folder, which every bot's jail shows whole (every author's"
                 " versions and games with it): put the contest in a folder of its own, e.g. under /srv or /home"
             )
-    return None
-
-
-def stored_stderr(folder: Path, game_id: str) -> dict[int, str]:
-    """Per seat, what its bot wrote on stderr in a stored game of the league folder (its kept tails joined)."""
-    store = league_store(folder)
-    store.records()
-    tails = store.details([game_id]).get(game_id, {}).get("stderr", [])
-    seats: dict[int, list[str]] = {}
-    for tail in tails:
-        seats.setdefault(int(tail["seat"]), []).append(str(tail["text"]))
-    return {seat: "\n".join(parts).strip() for seat, parts in seats.items()}
-
-
-def replay_page(folder: Path, name: str, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
-    """The replay viewer's self-contained page of a stored game; None for a game not stored (or not replayable).
-
-    Args:
-        folder: The league folder.
-        name: The league's name (the page's heading).
-        game_id: The game.
-        stderr_seats: The seats whose stderr the page may show (their bot's author or an organiser reads
-            it); every other seat's is left out of the page.
-    """
-    with contextlib.suppress(ReplayNotFound):
-        replays = LeagueReplays(folder)
-        record = next((r for r in replays.records if r.game_id == game_id), None)
-        if record is None:
-            return None
-        replay = replays.replay(record)
-        shown = [tail for tail in replay.stderr if int(tail.get("seat", -1)) in set(stderr_seats)]
-        reel = Reel(replays.title(record), dataclasses.replace(replay, stderr=shown))
-        return page(replays.game, [reel], f"{name}: {replays.game} replay")
     return None
 
 

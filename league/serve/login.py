@@ -6,13 +6,14 @@ in a minute, logins from it are refused (429) until the minute has passed, right
 
 from __future__ import annotations
 
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from league.serve.auth import BLOCKED, client_address
 from league.serve.forms import taken_form
 from league.serve.layout import SESSION_COOKIE, Viewer, csrf_field, message, page, set_session_cookie, text
-from league.serve.state import web_of
+from league.serve.state import Web, web_of
 
 
 def _form(viewer: Viewer, problem: str = "") -> str:
@@ -35,9 +36,7 @@ async def login_form(request: Request) -> Response:
 
 async def login(request: Request) -> Response:
     """``POST /login``: a token that is an author's starts a session (a new id); 403 or 429 otherwise."""
-    web = web_of(request)
-    viewer = await web.viewer(request)
-    form = await taken_form(request, web, viewer)
+    web, viewer, form = await _posted(request)
     if isinstance(form, Response):
         return form
     address = client_address(request)
@@ -55,15 +54,20 @@ async def login(request: Request) -> Response:
 
 async def logout(request: Request) -> Response:
     """``POST /logout``: the session forgotten, its cookie dropped."""
-    web = web_of(request)
-    viewer = await web.viewer(request)
-    form = await taken_form(request, web, viewer)
+    web, viewer, form = await _posted(request)
     if isinstance(form, Response):
         return form
     web.sessions.log_out(viewer.sid)
     response = RedirectResponse("/", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
     return response
+
+
+async def _posted(request: Request) -> tuple[Web, Viewer, FormData | Response]:
+    """The web, who sends ``request`` and its small form taken (or the page refusing it, ``taken_form``)."""
+    web = web_of(request)
+    viewer = await web.viewer(request)
+    return web, viewer, await taken_form(request, web, viewer)
 
 
 def must_log_in(viewer: Viewer, what: str) -> Response:

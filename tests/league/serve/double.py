@@ -1,9 +1,10 @@
 """A stand-in for ``league.contest.contest.Contest`` with the methods the web uses, over a real league folder.
 
 Its league, games, records, stderr tails and replay pages are real (a league played in this process by
-``tests.conftest.play_in_process``, read with the store and the replay viewer); its authors, tokens,
-submissions and board are held here, built from the real types of ``league.contest.model``, so a test
-can set what the pages must show (a hostile name, a refused version's stderr) and publish a new board.
+``tests.conftest.play_in_process``, read by the contest's own ``league.contest.games.StoredGames``); its
+authors, tokens, submissions and board are held here, built from the real types of ``league.contest.model``,
+so a test can set what the pages must show (a hostile name, a refused version's stderr) and publish a new
+board.
 """
 
 from __future__ import annotations
@@ -14,12 +15,10 @@ import math
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from league.contest.contest import replay_page, stored_stderr
+from league.contest.games import StoredGames
 from league.contest.model import Board, BoardRow, Status, Submission
 from league.contest.submit import SubmissionRefused
-from league.stats.game_record import GameRecord
 from league.store.authors import Author
-from league.store.results import league_store
 
 
 class ContestDouble:
@@ -36,13 +35,16 @@ class ContestDouble:
         self.replay_seats: list[frozenset[int]] = []
         self.refuse_next: SubmissionRefused | None = None
         self._numbers = itertools.count(1)
+        self.games = StoredGames(self.folder, "replay")
+        self.games_of, self.record, self.faults = self.games.games_of, self.games.record, self.games.faults
+        self.stderr_of = self.games.stderr_of
         self._board = self.board_of_games(serial=1)
 
     # The contest's state, as the double's tests set it.
 
     def board_of_games(self, serial: int, extra: tuple[BoardRow, ...] = ()) -> Board:
         """A board of the league's bots with their real game counts (ratings made up), and ``extra`` rows."""
-        records = self._records()
+        records = self.games.records()
         rows = []
         for place, bot in enumerate(self.league.bots, 1):
             games = sum(bot in record.spec.seats for record in records)
@@ -108,24 +110,9 @@ class ContestDouble:
     def submission(self, number: int) -> Submission | None:
         return next((one for one in self.made if one.id == number), None)
 
-    def games_of(self, bot: str) -> list[GameRecord]:
-        return [record for record in reversed(self._records()) if bot in record.spec.seats]
-
-    def record(self, game_id: str) -> GameRecord | None:
-        return next((record for record in self._records() if record.game_id == game_id), None)
-
-    def stderr_of(self, game_id: str) -> dict[int, str]:
-        return stored_stderr(self.folder, game_id)
-
     def replay_page(self, game_id: str, stderr_seats: Collection[int] = ()) -> str | None:
         self.replay_seats.append(frozenset(stderr_seats))
-        return replay_page(self.folder, "replay", game_id, stderr_seats)
+        return self.games.replay_page(game_id, stderr_seats)
 
     def workers(self) -> list[str]:
         return ["2 game workers on this machine's local Ray", "playing the field of 3 bots"]
-
-    def faults(self) -> list[GameRecord]:
-        return [record for record in reversed(self._records()) if record.result.offenders]
-
-    def _records(self) -> list[GameRecord]:
-        return league_store(self.folder).records()

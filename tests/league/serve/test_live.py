@@ -10,7 +10,7 @@ import asyncio
 import socket
 import threading
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 
@@ -41,7 +41,7 @@ def server(contest):
     thread.join(HANG_GUARD_S)
 
 
-def events(response: httpx.Response):
+def events(response: httpx2.Response):
     """The (event, id, data) of a server-sent event stream, as they come."""
     fields: dict[str, list[str]] = {}
     for line in response.iter_lines():
@@ -63,7 +63,7 @@ def big_board(serial: int, rows: int = 400) -> Board:
 
 def test_a_listener_call_sends_the_new_board_to_a_follower(server, contest):
     first = contest.board().serial
-    with httpx.Client(timeout=HANG_GUARD_S) as http, http.stream("GET", f"{server}/live/board?after={first}") as live:
+    with httpx2.Client(timeout=HANG_GUARD_S) as http, http.stream("GET", f"{server}/live/board?after={first}") as live:
         assert live.status_code == 200 and live.headers["content-type"].startswith("text/event-stream")
         new = contest.board_of_games(first + 1, (BoardRow(9, "climber", "carol", "abcdef012345", 3, 1.0, 0, 2, True),))
         threading.Thread(target=contest.publish, args=(new,)).start()
@@ -74,7 +74,7 @@ def test_a_listener_call_sends_the_new_board_to_a_follower(server, contest):
 
 def test_a_follower_that_comes_behind_gets_the_newest_board_at_once(server, contest):
     contest.publish(contest.board_of_games(7))
-    with httpx.Client(timeout=HANG_GUARD_S) as http, http.stream("GET", f"{server}/live/board?after=3") as live:
+    with httpx2.Client(timeout=HANG_GUARD_S) as http, http.stream("GET", f"{server}/live/board?after=3") as live:
         _, serial, _ = next(events(live))
     assert serial == 7
 
@@ -95,7 +95,7 @@ def test_a_stalled_follower_never_blocks_the_listener_nor_the_other_followers(se
 
         threading.Thread(target=board_thread, daemon=True).start()
         assert done.wait(HANG_GUARD_S), "the listener blocked on a client that does not read"
-        with httpx.Client(timeout=HANG_GUARD_S) as http, http.stream("GET", f"{server}/live/board?after=0") as live:
+        with httpx2.Client(timeout=HANG_GUARD_S) as http, http.stream("GET", f"{server}/live/board?after=0") as live:
             _, serial, data = next(events(live))
         assert serial == 10 + calls - 1, "another follower gets the newest board, skipping the rest"
         assert data.count("<tr>") == 401
