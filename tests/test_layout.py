@@ -5,7 +5,8 @@
 * ``league/`` is in wings (one subpackage a concern). A wing imports only wings on a floor below
   its own (``FLOORS``, bottom first), never one beside it: ``match`` and ``stats`` at the bottom
   beside ``engine/`` and ``sandbox/``, then ``store``, ``plan``, ``cluster`` and ``replay``,
-  ``report``, ``contest`` (a live contest), ``serve`` (its web pages), and ``cli`` on top.
+  ``report`` and ``live`` (games shown as they are played), ``contest`` (a live contest), ``serve`` (its
+  web pages), and ``cli`` on top.
 * Ray appears in ``league/cluster/`` alone: its runner, worker pool and session.
 * The command modules do not import each other; ``league/cli/main.py`` assembles them.
 * Tests mirror the wings: ``tests/league/<wing>/`` holds the tests of ``league/<wing>/``.
@@ -23,7 +24,7 @@ FLOORS = [
     ("store",),
     ("plan",),
     ("cluster", "replay"),
-    ("report",),
+    ("report", "live"),
     ("contest",),
     ("serve",),
     ("cli",),
@@ -104,7 +105,12 @@ def test_ray_is_imported_by_the_cluster_wing_alone():
     users = [
         p.relative_to(ROOT).as_posix() for p in modules("league") if "ray" in {n.split(".")[0] for n in imports_of(p)}
     ]
-    assert sorted(users) == ["league/cluster/pool.py", "league/cluster/runner.py", "league/cluster/session.py"]
+    assert sorted(users) == [
+        "league/cluster/live_tap.py",
+        "league/cluster/pool.py",
+        "league/cluster/runner.py",
+        "league/cluster/session.py",
+    ]
 
 
 def test_the_command_line_modules_do_not_import_each_other():

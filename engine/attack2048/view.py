@@ -7,6 +7,7 @@ record, and in half 2 the board half 1 ended on, so both halves can be drawn sid
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.attack2048 import ATTACK
@@ -74,6 +75,38 @@ def frame(state: Attack2048State) -> dict[str, Any]:
             "detail": state.detail,
         }
     return data
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: the whole frame, a perfect-information game.
+
+    Both roles are shown the whole board before every reply: the attacker before its placement, the defender after
+    it (engine/attack2048/README.md, section 4, "Referee → bot"), and the frame holds nothing else a bot could not
+    count from those boards: nothing is hidden.
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A copy of ``view``.
+    """
+    return copy.deepcopy(view)
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to: the whole move.
+
+    A placement or a slide is seen on the board the other role is shown next (engine/attack2048/README.md, section
+    4, "Referee → bot"): each move is public as it is.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A copy of ``move``.
+    """
+    return copy.deepcopy(move)
 
 
 def tension(state: Attack2048State) -> float:

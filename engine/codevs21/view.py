@@ -13,6 +13,7 @@ about any other state, the frame rebuilds the well before the last turn from the
 
 from __future__ import annotations
 
+import copy
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -186,6 +187,38 @@ def frame(state: Codevs21State) -> dict[str, Any]:
         "over": over,
         "seats": seats,
     }
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: the whole frame, a perfect-information game.
+
+    Every pack is sent to every bot at the start, and in versus each turn's request holds both packs with their
+    obstruction, the opponent's last move and both stocks (engine/codevs21/README.md, sections 2.1 and 2.3); both
+    moves of a turn are judged in one request phase and framed together, after it: nothing is hidden.
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A copy of ``view``.
+    """
+    return copy.deepcopy(view)
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to: the whole move.
+
+    In versus each move is sent to the opponent with the next turn (``Xo Ro``: engine/codevs21/README.md, section
+    2.3), and a solo game has no opponent: each move is public as it is.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A copy of ``move``.
+    """
+    return copy.deepcopy(move)
 
 
 def tension(state: Codevs21State) -> float:

@@ -7,6 +7,7 @@ viewer can draw what just happened even where a faulted seat's fallback moved in
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.fish.board import ROW_LENGTHS, ROW_STARTS, ROWS
@@ -68,6 +69,37 @@ def _parts(state: FishState) -> tuple[float, float, float]:
     top = sorted(state.scores, reverse=True)
     close = 1 - min(1.0, (top[0] - top[1]) / 20)
     return cutoff, scarcity, close
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: the whole frame, a perfect-information game.
+
+    "The game has no hidden information and no chance after the board is dealt" (engine/fish/README.md, section 1),
+    and every bot is sent the board: nothing is hidden.
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A copy of ``view``.
+    """
+    return copy.deepcopy(view)
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to: the whole move.
+
+    Every placement and move is sent to everybody (``PLACED``, ``MOVED``: engine/fish/README.md, section 2.2,
+    "Messages"): each move is public as it is.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A copy of ``move``.
+    """
+    return copy.deepcopy(move)
 
 
 def tension(state: FishState) -> float:

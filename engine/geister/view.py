@@ -2,10 +2,12 @@
 
 A frame holds every piece in seat 0's frame (seat 0 at the bottom, seat 1 at the top) with its
 true colour: the replay reveals everything, and the viewer chooses whose knowledge to show.
+``public_view`` and ``public_move`` give what a spectator may see while the game is played.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.geister.board import CAPTURED, ESCAPED, EXITS, LETTERS, rotate
@@ -63,6 +65,61 @@ def frame(state: GeisterState) -> dict[str, Any]:
     return data
 
 
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: no colour the rules keep secret.
+
+    Each player names its red ghosts in secret and neither is told the other's choice before the
+    game ends (engine/geister/README.md, section 1, "Setup"); a ghost's colour becomes known to
+    both when it is captured ("Captures"), an escaping ghost is blue ("Winning"), and the end
+    messages show every colour (section 2.3, "The board string"). So until the game is over
+    every ghost still on the board has ``red`` None (also while its owner has not set up yet);
+    captured and escaped ghosts keep their colour, and a frame of the end is shown whole. What a
+    player could deduce (a ghost on its exit when its owner's turn began is red; the last four
+    of a colour) is not drawn.
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A new frame; ``view`` is not changed.
+    """
+    data = copy.deepcopy(view)
+    if view["over"]:
+        return data
+    for pieces in data["pieces"]:
+        for piece in pieces:
+            if isinstance(piece["at"], list):
+                piece["red"] = None
+    return data
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to.
+
+    A setup reply (``SET:ABCD``) names the red ghosts, secret until the game ends
+    (engine/geister/README.md, section 1, "Setup"), so every answer to the setup request (a frame
+    before the first ply, the referee's opening plies aside) is hidden. So is a rejected command
+    after which the game goes on (``ng_terminate: false``, section 2.4): whether a move was legal
+    can tell a colour (under ``move_off`` only a blue may leave the board), and the opponent is
+    never told of it. A hidden move's reply is ``""`` and it has ``hidden: True``; its time, event
+    and fault are public. Moves that led to the end are shown whole, as the end reveals every colour.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A new move; ``move`` is not changed.
+    """
+    data = copy.deepcopy(move)
+    if view["over"]:
+        return data
+    setup = view["plies"] == 0 and not move.get("opening")
+    if setup or move.get("fault"):
+        data.update(reply="", hidden=True)
+    return data
+
+
 def _threat(state: GeisterState, seat: int) -> float:
     """0 to 1: how close ``seat``'s nearest blue on the board is to one of its exits (1 on it, or escaped)."""
     if state.reds[seat] is None:
@@ -107,6 +164,39 @@ def tension(state: GeisterState) -> float:
     decision = max(parts["escape"], parts["brink"])
     also = min(parts["escape"], parts["brink"])
     return min(1.0, (0.8 * decision + 0.2 * also) * (0.8 + 0.2 * parts["level"]))
+
+
+def public_tension(state: GeisterState) -> float:
+    """``tension`` as a spectator can know it while the game is played: no colour the rules keep secret in it.
+
+    ``tension``'s escape threat follows the true blues, which would tell a watcher where they are (see
+    ``public_view``). Here a side's threat is its nearest ghost on the board to an exit, of either colour,
+    times the share of blues among its ghosts on the board (known from the captures, whose colours are
+    public). The capture brink and the balance are public as they are; the end is shown whole.
+    """
+    if state.phase == SETUP:
+        return 0.0
+    if state.phase == OVER:
+        return tension(state)
+    parts = _parts(state)
+    escape = max(_public_threat(state, seat) for seat in (0, 1))
+    decision, also = max(escape, parts["brink"]), min(escape, parts["brink"])
+    return min(1.0, (0.8 * decision + 0.2 * also) * (0.8 + 0.2 * parts["level"]))
+
+
+def _public_threat(state: GeisterState, seat: int) -> float:
+    """0 to 1: how close ``seat``'s nearest ghost on the board is to an exit, times the share of blues among them."""
+    if state.reds[seat] is None:
+        return 0.0
+    on_board = [square for square in state.squares[seat] if square not in (CAPTURED, ESCAPED)]
+    blues_taken = sum(
+        square == CAPTURED and state.colour(seat, i) == "B" for i, square in enumerate(state.squares[seat])
+    )
+    if not on_board:
+        return 0.0
+    share = max(0, 4 - blues_taken) / len(on_board)
+    steps = min(abs(x - ex) + abs(y - ey) for x, y in on_board for ex, ey in EXITS)
+    return min(1.0, share) * (max(0, _FAR - steps) / _FAR) ** 1.5
 
 
 def text(data: dict[str, Any]) -> str:

@@ -3,6 +3,9 @@
 // red or blue as the chosen view knows them ("all", or what seat 0 / seat 1 knows: its own colours
 // and the captured ones; everything once the game is over), the last move traced, and beside the
 // board each seat's captures. Every text a bot could have chosen goes through textContent.
+// A public frame (a spectator's, engine/geister/view.py public_view) has red: null for every
+// colour still secret: such ghosts are drawn grey, and the "colours known to" option, which
+// it cannot serve, is hidden; a hidden setup line reads as such.
 (function () {
   "use strict";
   const CELL = 70;
@@ -35,9 +38,14 @@
     return [PAD + x * CELL + CELL / 2, PAD + y * CELL + CELL / 2];
   }
 
+  // Whether a reel is a spectator's: some frame of it keeps a colour secret (red: null).
+  function isPublic(reel) {
+    return reel.frames.some((f) => f.view.pieces.some((pieces) => pieces.some((piece) => piece.red === null)));
+  }
+
   // Whether the chosen view knows this piece's colour.
   function known(view, frame, seat, piece) {
-    if (!frame.set[seat]) return false;
+    if (!frame.set[seat] || piece.red === null) return false;
     if (view === "all" || frame.over) return true;
     if (view === `seat ${seat}`) return true;
     return piece.at === "captured" || piece.at === "escaped";
@@ -197,7 +205,10 @@
   window.LeagueViewer = {
     options: [{ name: "view", label: "colours known to", values: ["all", "seat 0", "seat 1"] }],
     render(element, frame, previous, reel, options) {
-      const view = (options && options.view) || "all";
+      const spectator = isPublic(reel);
+      const choice = document.getElementById("option-view");
+      if (choice && choice.parentElement) choice.parentElement.hidden = spectator;
+      const view = spectator ? "public" : (options && options.view) || "all";
       element.replaceChildren();
       const row = document.createElement("div");
       row.className = "geister";
@@ -223,6 +234,7 @@
     },
     // Seen from one seat, the other seat's setup line (which names its red ghosts) is hidden too.
     moveText(move, options) {
+      if (move.hidden) return "(hidden from spectators)";
       const view = (options && options.view) || "all";
       const hidden = view !== "all" && move.seat !== Number(view.split(" ")[1]);
       return hidden && move.reply.startsWith("SET:") ? "SET:???? (hidden from this seat)" : move.reply;

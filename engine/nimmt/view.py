@@ -3,11 +3,13 @@
 A frame holds the table as it stands (the four rows, every hand, the totals) and the round just
 revealed: every seat's card, shown together, and where each went, lowest first (the row it
 joined, or the row its player took, with the cards and bullheads taken). While a low card's
-owner chooses a row, the round is shown revealed but not yet placed.
+owner chooses a row, the round is shown revealed but not yet placed. ``public_view`` and
+``public_move`` give what a spectator may see while the game is played.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.nimmt.rules import EARLY_STOP, OVER, ROW_LIMIT, TAKE_PHASE, NimmtState, bullheads, row_cost, target_row
@@ -101,6 +103,68 @@ def frame(state: NimmtState) -> dict[str, Any]:
         data["take"] = {"card": low[0], "seat": low[1]}
     if over:
         data["end"] = {"reason": state.reason, "ranks": state.ranks()}
+    return data
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: every hand only as its size.
+
+    A seat is told only its own hand; "the other hands and the unused cards stay hidden", to the
+    end of the game (engine/nimmt/README.md, section 2.3, "Order of messages"; the unused cards are
+    in no frame). The cards picked in a round are revealed together (``REVEAL``), and the row
+    choice (``CHOSE``), the rows (``ROWS``) and the totals (``SCORES``) are told to everybody
+    (section 2.2, "Messages"), so ``last``, ``take``, the rows, costs and totals are public. Each
+    of ``hands`` becomes the number of cards in it; the rest is as in the full frame.
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A new frame; ``view`` is not changed.
+    """
+    data = copy.deepcopy(view)
+    data["hands"] = [len(hand) for hand in view["hands"]]
+    return data
+
+
+def _reading(reply: str) -> int | None:
+    """An answer's number as the referee reads it (engine/nimmt/README.md, section 2.4), or None."""
+    text = reply.removesuffix("\r").strip(" \t")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
+def _told(seat: int, view: dict[str, Any]) -> set[int]:
+    """What everybody was told ``seat`` answered in the frame's last round: its card, and its row choice."""
+    last = view["last"]
+    if last is None:
+        return set()
+    rows = {step["row"] for step in last["placed"] if step.get("chose") and step["seat"] == seat}
+    return {last["cards"][seat], *rows}
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to.
+
+    A ``PLAY`` answer is a card of the seat's hand, secret until the round's cards are revealed
+    together; a ``TAKE`` answer is told to everybody in ``CHOSE`` (engine/nimmt/README.md, sections
+    1 and 2.3). So an answer is shown only when it is what the frame it led to shows this seat
+    played or chose in its last round. Hidden (reply ``""``, ``hidden: True``) are a faulted
+    answer (a late card is one the seat held, an illegal one tells a card it does not hold:
+    section 4, "Faults"), and the cards picked in a round abandoned by an early stop, which are
+    never revealed (section 4, "Early stop"). Time, event and fault are public.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A new move; ``move`` is not changed.
+    """
+    data = copy.deepcopy(move)
+    abandoned = view["over"] and view["end"]["reason"] == EARLY_STOP
+    told = not abandoned and not move.get("fault") and _reading(move["reply"]) in _told(move["seat"], view)
+    if not told:
+        data.update(reply="", hidden=True)
     return data
 
 

@@ -1,6 +1,8 @@
 // nimmt replay viewer: the four rows (five places and the sixth that takes), the round's cards revealed
 // together and where each went (the rows taken, with their bullheads), then every seat's total and hand.
 // Cards are coloured by bullheads (1 ivory, 2 blue, 3 yellow, 5 red, 7 purple); each seat has a colour.
+// In a public frame (a spectator's, engine/nimmt/view.py public_view) a hand is only its size: it is
+// drawn as that many face-down cards, and the "hands" option, which it cannot serve, is hidden.
 window.LeagueViewer = (function () {
   "use strict";
   const SEAT_COLOURS = ["#1f77b4", "#e8710a", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#5f6b7a", "#b5b82a", "#17becf"];
@@ -56,6 +58,27 @@ window.LeagueViewer = (function () {
     box.append(el("div", {}, String(value)));
     box.title = `${value}: ${plural(heads, "bullhead")}`;
     return box;
+  }
+
+  // A face-down card: a hand's card a spectator may not see.
+  function back() {
+    const box = el("div", {
+      width: "30px",
+      height: "38px",
+      borderRadius: "5px",
+      border: "1px solid #5f6b7a",
+      boxSizing: "border-box",
+      background: "repeating-linear-gradient(45deg, #8fa3b8, #8fa3b8 4px, #a9bacb 4px, #a9bacb 8px)",
+      flex: "0 0 auto",
+    });
+    box.className = "card back";
+    box.title = "a card not shown";
+    return box;
+  }
+
+  // Whether a reel is a spectator's: its hands are sizes, not cards.
+  function isPublic(reel) {
+    return reel.frames.some((f) => f.view.hands.some((hand) => typeof hand === "number"));
   }
 
   function slot(sixth) {
@@ -193,7 +216,11 @@ window.LeagueViewer = (function () {
       line.append(cell(String(frame.totals[seat]), { fontWeight: "bold", fontSize: "16px", color: frame.totals[seat] === best ? "#1e8449" : "#222" }));
       line.append(cell(frame.over ? String(frame.end.ranks[seat]) : ""));
       const cards = el("div", { display: "flex", gap: "3px", flexWrap: "wrap" });
-      if (options.hands === "hidden") cards.append(el("span", { color: "#999" }, plural(hand.length, "card")));
+      if (typeof hand === "number") {
+        for (let i = 0; i < hand; i++) cards.append(back());
+        cards.title = plural(hand, "card");
+        if (!hand) cards.append(el("span", { color: "#999" }, "no cards"));
+      } else if (options.hands === "hidden") cards.append(el("span", { color: "#999" }, plural(hand.length, "card")));
       else for (const value of hand) cards.append(card(value, frame.table, "small"));
       line.append(cell(cards));
       table.append(line);
@@ -216,11 +243,16 @@ window.LeagueViewer = (function () {
   return {
     options: [{ name: "hands", label: "hands", values: ["shown", "hidden"] }],
     render(element, frame, previous, reel, options) {
+      const choice = document.getElementById("option-hands");
+      if (choice && choice.parentElement) choice.parentElement.hidden = isPublic(reel);
       element.replaceChildren();
       element.append(status(frame, reel));
       const top = el("div", { display: "flex", gap: "28px", flexWrap: "wrap", alignItems: "flex-start" });
       top.append(rowsPanel(frame, reel), revealPanel(frame, reel));
       element.append(top, seatsPanel(frame, reel, options || {}));
+    },
+    moveText(move) {
+      return move.hidden ? "(hidden from spectators)" : move.reply;
     },
   };
 })();

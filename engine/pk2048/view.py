@@ -8,6 +8,7 @@ game's fresh board is the same every game).
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -58,6 +59,38 @@ def frame(state: PK2048State) -> dict[str, Any]:
         }
         data["ended"]["board"] = [exponent_of(value) for value in record["final_board"]]
     return data
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: the whole frame, a perfect-information game.
+
+    Every operation is told to the opponent, because turns strictly alternate, with the board and both scores
+    (engine/pk2048/README.md, section 2, "The state line"), and the spawns are chance, drawn after each operation,
+    not a secret: nothing is hidden.
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A copy of ``view``.
+    """
+    return copy.deepcopy(view)
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to: the whole move.
+
+    Every answer is sent to the opponent in its next state line (fields 3 to 5) and seen on the board
+    (engine/pk2048/README.md, section 2, "The state line"): each move is public as it is.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A copy of ``move``.
+    """
+    return copy.deepcopy(move)
 
 
 def tension(state: PK2048State) -> float:

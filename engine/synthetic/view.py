@@ -1,7 +1,11 @@
-"""What a synthetic replay shows of each state, and how tense it is (league/replay/rebuild.py reads this)."""
+"""What a synthetic replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
+
+``public_view`` and ``public_move`` give what a spectator may see while the game is played.
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.synthetic.protocol import format_elo
@@ -28,6 +32,49 @@ def frame(state: SyntheticState) -> dict[str, Any]:
     if state.over:
         result = state.result()
         data["end"] = {"winner": result.extra["winner"], "reason": state.reason, "detail": state.detail}
+    return data
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: no strength stated in secret.
+
+    Seat 1 is asked for its strength without being told what seat 0 stated (engine/synthetic/README.md,
+    section 1, "A game"), and the game is over as soon as seat 1 has replied; the result then
+    gives both (section 5, ``extra``). So before the end every stated Elo and style is None, and
+    ``hidden`` (present only then) says per seat whether it has stated one; the end is shown whole.
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A new frame; ``view`` is not changed.
+    """
+    data = copy.deepcopy(view)
+    if view["over"]:
+        return data
+    data["hidden"] = [elo is not None for elo in view["elos"]]
+    data["elos"] = [None for _ in view["elos"]]
+    data["styles"] = [None for _ in view["styles"]]
+    return data
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to.
+
+    A reply is a stated strength, kept from seat 1 until the game is over (engine/synthetic/README.md,
+    section 1): a reply that led to a frame before the end (seat 0's) has reply ``""`` and
+    ``hidden: True``; its time, event and fault are public. Replies that led to the end are shown.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A new move; ``move`` is not changed.
+    """
+    data = copy.deepcopy(move)
+    if not view["over"]:
+        data.update(reply="", hidden=True)
     return data
 
 

@@ -1,10 +1,12 @@
 // synthetic replay viewer: each seat's stated strength (Elo and style), seat 0's chances as one bar
-// (win, draw, loss), and the outcome the model drew.
+// (win, draw, loss), and the outcome the model drew. In a public frame (a spectator's,
+// engine/synthetic/view.py public_view) a strength stated in secret is shown as stated, not its value.
 window.LeagueViewer = {
   render(element, frame, previous, reel) {
     element.replaceChildren();
     const stated = (seat) => {
       const elo = frame.elos[seat];
+      if (frame.hidden && frame.hidden[seat]) return "stated (shown when the game is over)";
       if (elo === null) return "not stated yet";
       return String(elo) + (frame.styles[seat] ? ` ${frame.styles[seat]}` : "");
     };
@@ -50,5 +52,8 @@ window.LeagueViewer = {
     status.className = "status";
     status.textContent = frame.over ? `over: ${frame.end.detail} (${frame.end.reason})` : "waiting for the strengths";
     element.append(status);
+  },
+  moveText(move) {
+    return move.hidden ? "(hidden from spectators)" : move.reply;
   },
 };

@@ -1,7 +1,11 @@
-"""What a versus2048 replay shows of each state, and how tense it is (league/replay/rebuild.py reads this)."""
+"""What a versus2048 replay shows of each state, and how tense it is (league/replay/rebuild.py reads this).
+
+``public_view`` and ``public_move`` give what a spectator may see while the game is played.
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.slide import square
@@ -32,6 +36,53 @@ def frame(state: Versus2048State) -> dict[str, Any]:
     }
     if state.phase == OVER:
         data["end"] = {"loser": state.loser, "reason": state.reason, "detail": state.detail}
+    return data
+
+
+def _picking_blind(view: dict[str, Any]) -> bool:
+    """Whether seat 1 is choosing its pre-game cell, not told where seat 0 put its ``1``."""
+    return view["phase"] == PREGAME and view["to_move"] == [1]
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The frame as a spectator may see it while the game is played: seat 1's board hidden while it picks blind.
+
+    In the pre-game seat 0 puts a ``1`` on seat 1's board, then seat 1 is sent only its player
+    number and picks its cell without being told seat 0's (engine/versus2048/README.md, section
+    2.1, "Order of messages"); the boards come with every turn input from then on (section 2.2).
+    So while seat 1 picks, ``boards[1]`` is None; every other frame is the full one (the game has
+    no other secret: nothing is random after the pre-game, section 1).
+
+    Args:
+        view: A full frame (``frame``).
+
+    Returns:
+        A new frame; ``view`` is not changed.
+    """
+    data = copy.deepcopy(view)
+    if _picking_blind(view):
+        data["boards"][1] = None
+    return data
+
+
+def public_move(move: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A judged move as a spectator may see it, given the (full) frame it led to.
+
+    Seat 0's pre-game reply names the cell seat 1 is not told while it picks its own
+    (engine/versus2048/README.md, section 2.1): a reply that led to a frame in which seat 1 picks
+    has reply ``""`` and ``hidden: True`` (its time, event and fault are public); every other
+    move is public.
+
+    Args:
+        move: A judged move (``{"seat", "role", "reply", "ms", "fault"?, "event"?, "opening"?}``).
+        view: The full frame the move led to.
+
+    Returns:
+        A new move; ``move`` is not changed.
+    """
+    data = copy.deepcopy(move)
+    if _picking_blind(view):
+        data.update(reply="", hidden=True)
     return data
 
 

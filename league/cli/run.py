@@ -34,6 +34,9 @@ from league.store.faults import disk_refusals
 from league.store.results import ResultStore, StoreBusy, league_store
 from sandbox.jail import SandboxError
 
+LIVE_HOST = "127.0.0.1"
+"""Where ``--live`` serves its pages: this machine alone."""
+DEFAULT_LIVE_PORT = 8000
 EXIT_INTERRUPTED = 130
 EXIT_GAMES_FAILED = 1
 
@@ -42,13 +45,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Play a league (resuming what is stored) and write its report.
 
     On a cluster the driver joins it (and counts its CPUs) before the report folder is touched, so a
-    cluster that cannot be joined leaves an old report as it was.
+    cluster that cannot be joined leaves an old report as it was. With ``--live``, the games being played
+    are shown on pages served on 127.0.0.1 while the league runs (``live_pages``).
     """
-    from league.plan.league_schedule import league_plan
-    from league.report.build import write_report
-
     league = load(args, create_output=False)
     address = cluster_address(args)
+    watching = live_pages(args, league.config.name)  # a port in use is one line, before anything runs
+    try:
+        summary = _played(args, league, address, watching)
+    finally:
+        if watching is not None:
+            watching[1].stop()
+    return _told(args, league, summary)
+
+
+def _played(args: argparse.Namespace, league: League, address: Any, watching: Any) -> Any:
+    """The league played (its folder held, the plan told), with the live pages fed where ``watching``."""
+    from league.plan.league_schedule import league_plan
+
     with joined(address, league, check_cluster(address)) as cpus:
         try:
             league.check_output(create=True)
@@ -62,7 +76,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             if address is not None:
                 print(f"  {shipping_note(league)}", file=sys.stderr)
             warn_if_oversubscribed(league, address is not None, cpus)
-            summary = play_with_progress(league, args, store, plan)
+            live = watching[0] if watching is not None else None
+            return play_with_progress(league, args, store, plan, live)
+
+
+def _told(args: argparse.Namespace, league: League, summary: Any) -> int:
+    """What the run says at its end (and its report written): its exit status."""
+    from league.report.build import write_report
+
     tell_store_problems(summary.store_notes)
     run = summary.run  # the format's play over what is stored now
     assert run is not None
@@ -105,6 +126,36 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def live_pages(args: argparse.Namespace, name: str) -> tuple[Any, Any] | None:
+    """With ``--live``: the run's ``LiveGames`` and their pages served on 127.0.0.1 (its address on stdout).
+
+    The socket is bound first: a port in use is one line (exit status 2) and nothing has run.
+
+    Raises:
+        UsageError: ``--port`` without ``--live``, or the port cannot be listened on.
+    """
+    if not args.live:
+        if args.port is not None:
+            raise UsageError("--port is the port of the live pages: give it with --live")
+        return None
+    from league.live.games import LiveGames
+    from league.live.pages import live_app
+    from league.serve.listen import Background, ListenRefused, address_line, bound_socket
+
+    try:
+        sock = bound_socket(LIVE_HOST, DEFAULT_LIVE_PORT if args.port is None else args.port)
+    except ListenRefused as error:
+        raise UsageError(str(error)) from None
+    games = LiveGames()
+    server = Background(live_app(games, name), sock)
+    server.start()
+    print(address_line(sock), flush=True)
+    print(
+        f"league: the games being played are shown at {address_line(sock)}live while the league runs", file=sys.stderr
+    )
+    return games, server
+
+
 def held_store(league: League) -> ResultStore:
     """The league's store, locked for this run: held before the run says anything, so that a busy folder is one line.
 
@@ -121,7 +172,11 @@ def held_store(league: League) -> ResultStore:
 
 
 def play_with_progress(
-    league: League, args: argparse.Namespace, store: ResultStore | None = None, plan: LeaguePlan | None = None
+    league: League,
+    args: argparse.Namespace,
+    store: ResultStore | None = None,
+    plan: LeaguePlan | None = None,
+    live: Any = None,
 ) -> Any:
     """``run_league`` with a progress bar on stderr (none with ``--quiet``); its ``RunSummary``.
 
@@ -133,6 +188,7 @@ def play_with_progress(
         args: The command's arguments.
         store: The league's store, held already (``held_store``); None: ``run_league`` locks it.
         plan: Its seed and what its format plays from, settled already (``league_plan``); None: by the run.
+        live: Where the games being played go while someone watches (``league.live.games.LiveGames``), or None.
 
     Raises:
         UsageError: The jail cannot be made, another run holds the league's folder, or one that held it stored
@@ -180,6 +236,7 @@ def play_with_progress(
             store=store,
             plan=plan,
             remove_stale_report=remove_report,
+            live=live,
         )
     except (SandboxError, StoreBusy, ClusterUnreachable, ConfigError) as error:
         raise UsageError(str(error)) from None
@@ -198,4 +255,12 @@ def add_commands(commands: Any) -> None:
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--output", metavar="DIR", help="the report folder (instead of the file's output)")
     run.add_argument("--concurrency", metavar="N", help="games at once (instead of the file's concurrency)")
+    run.add_argument(
+        "--live", action="store_true", help="show the games being played on local web pages while the league runs"
+    )
+    run.add_argument(
+        "--port",
+        type=int,
+        help=f"the live pages' port on {LIVE_HOST} (default {DEFAULT_LIVE_PORT}; 0 takes a free one)",
+    )
     run.set_defaults(handler=cmd_run)

@@ -5,7 +5,8 @@
 ``worker`` (one game played on a worker, as plain functions), ``session`` (joining Ray: a head
 checked first, Ray's messages routed), ``shipping`` with ``bot_cache`` (bot folders to a cluster's
 nodes, and each node's cache of them), ``estimate`` (``league validate``'s time and store estimate
-from a few sampled games).
+from a few sampled games), ``live_tap`` (the games being played: their moves asked of the workers while
+someone watches, handed to a sink such as ``league.live.games.LiveGames``).
 
 May import: ``league.plan``, ``league.store``, ``league.stats``, ``league.match``, ``engine``, ``sandbox``.
 """

@@ -33,6 +33,7 @@ first), so that ``submit`` and ``rebalance`` find theirs without looking at ever
 from __future__ import annotations
 
 import contextlib
+import functools
 import heapq
 import queue
 import time
@@ -44,6 +45,7 @@ from typing import Any
 import ray
 from ray.exceptions import RayActorError, TaskCancelledError
 
+from league.cluster.live_tap import WatchedGames
 from league.cluster.worker import LeagueSetup, failure_detail, infra_record, play_game
 from league.plan.game_spec import GameSpec
 from league.store.results import INFRA_ERROR
@@ -63,7 +65,8 @@ HEAP_SLACK = 4
 class GameWorker:
     """One worker process's state between games: the league's setup and a sandbox made once.
 
-    Plain Python (``WorkerPool`` makes it a Ray actor), so it can be tried without Ray.
+    Plain Python (``WorkerPool`` makes it a Ray actor), so it can be tried without Ray. Its ``live`` answers
+    on a thread of its own (the actor's ``live`` concurrency group) while ``play`` plays, one game at a time.
 
     Args:
         setup: What every game of the league needs besides its spec.
@@ -73,6 +76,7 @@ class GameWorker:
         self.setup = setup
         self.sandbox: Sandbox | None = None
         self.node = {"node": ray.get_runtime_context().get_node_id()[:12]} if ray.is_initialized() else {}
+        self.games = WatchedGames()
 
     def ready(self) -> bool:
         """Answer once started (the driver hands a worker games only then)."""
@@ -81,12 +85,24 @@ class GameWorker:
     def play(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Play one game (``league.cluster.worker.play_game``) with this worker's sandbox; its record names the node.
 
-        The node is the first 12 hex digits of its Ray id (none outside Ray).
+        The node is the first 12 hex digits of its Ray id (none outside Ray). While it plays, ``live`` can tell
+        its moves so far.
         """
         if self.sandbox is None:
             with contextlib.suppress(Exception):  # a sandbox that cannot be made is told by each game's record
                 self.sandbox = Sandbox(SandboxMode(self.setup.sandbox), Limits(**self.setup.limits))
-        return {**play_game(spec, self.setup, self.sandbox), **self.node}
+        key = self.games.next_key()
+        record = None
+        try:
+            record = play_game(spec, self.setup, self.sandbox, functools.partial(self.games.add, key))
+            return {**record, **self.node}
+        finally:
+            self.games.end(key, record["result"] if record is not None else None)
+
+    @ray.method(concurrency_group="live")
+    def live(self, cursors: dict[str, int]) -> list[dict[str, Any]]:
+        """The games this worker plays now and has just played: ``WatchedGames.since``."""
+        return self.games.since(cursors)
 
 
 @dataclass(frozen=True)
@@ -152,7 +168,9 @@ class WorkerPool:
     """
 
     def __init__(self, setup: LeagueSetup, size: int, actor_class: Any = None) -> None:
-        self._actor_class = actor_class or ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(GameWorker)
+        self._actor_class = actor_class or ray.remote(
+            num_cpus=1, max_restarts=0, max_task_retries=0, concurrency_groups={"live": 1}
+        )(GameWorker)
         self._setup_ref = ray.put(setup)
         self._calls: dict[Any, _Call] = {}
         self._starting: dict[Any, tuple[_Worker, futures.Future[Any]]] = {}
@@ -185,6 +203,10 @@ class WorkerPool:
                 ray.kill(worker.actor, no_restart=True)
         self._calls.clear()
         self._starting.clear()
+
+    def actors(self) -> list[Any]:
+        """The workers' actors that have started (``league.cluster.live_tap`` asks them what they play)."""
+        return [worker.actor for worker in self._workers if worker.ready]
 
     def busy(self) -> bool:
         """Whether games handed to the pool have not all come back."""

@@ -52,6 +52,7 @@ from league.store.results import INFRA_ERROR, ResultStore, StoreWriteError, leag
 from sandbox.jail import Sandbox, sweep_stale_scratch
 
 if TYPE_CHECKING:
+    from league.cluster.live_tap import LiveSink
     from league.cluster.pool import Outcome, WorkerPool
 
 TASK_RETRIES = 3
@@ -148,6 +149,7 @@ def run_league(
     plan: LeaguePlan | None = None,
     stop: threading.Event | None = None,
     publish: bool = True,
+    live: LiveSink | None = None,
 ) -> RunSummary:
     """Play every game of the league not yet stored, storing each as it finishes.
 
@@ -176,6 +178,8 @@ def run_league(
             dropped and played by the next run): a live contest's field changed (``league.contest.play_loop``).
         publish: Whether ``league.json`` states the seed once no game is left (False: a live contest,
             whose next version plays on the same seed, keeps it secret).
+        live: Where the games being played go, move by move, while it says someone watches
+            (``league.cluster.live_tap``; ``league run --live`` and a live contest's pages); None: nowhere.
 
     Raises:
         StoreBusy: Another run holds the league's store (nothing is written).
@@ -214,7 +218,7 @@ def run_league(
             on_progress(summary.skipped, summary.total)
         if todo:
             we_started = start_ray(league.config.concurrency, address, working_dir=None) or we_started
-            _play(league, seed, deque(todo), store, summary, cluster, (on_progress, on_run), started, stop)
+            _play(league, seed, deque(todo), store, summary, cluster, (on_progress, on_run), started, stop, live)
         if publish and _all_played(summary, store):
             publish_seed(league, seed)  # no game is left to play on it: league.json states it (league.plan.seed)
         if not todo:
@@ -257,8 +261,13 @@ def _play(
     callbacks: tuple[Callable[[int, int], None] | None, Callable[[FormatRun], None] | None],
     started: float,
     stop: threading.Event | None = None,
+    live: LiveSink | None = None,
 ) -> None:
-    """Hand the games out to workers and store each as it comes back, until none is left, Ctrl-C or ``stop``."""
+    """Hand the games out to workers and store each as it comes back, until none is left, Ctrl-C or ``stop``.
+
+    With ``live``, a ``LivePoller`` asks the workers for their games' moves while it says someone watches.
+    """
+    from league.cluster.live_tap import LivePoller
     from league.cluster.pool import WorkerPool  # imports Ray: only a run needs it
 
     on_progress, on_run = callbacks
@@ -268,12 +277,16 @@ def _play(
     setup = league_setup(league, _ship(league) if cluster else None)  # bot folders go through Ray's object store
     tries: Counter[str] = Counter()
     pool: WorkerPool | None = None
+    poller: LivePoller | None = None
     first_worker = threading.Event()
     if cluster:  # a cluster may have no CPU free for a long while: say so rather than wait silently
         watch_first_worker(first_worker)
     try:
         most = max(len(pending), run.most_games - summary.skipped)  # games it may still plan count too
         pool = WorkerPool(setup, max(1, min(league.config.concurrency, most)))  # no idle worker to start
+        if live is not None:
+            poller = LivePoller(pool.actors, live)
+            poller.start()
         while pending or pool.busy():
             if stop is not None and stop.is_set():
                 summary.interrupted = True  # as Ctrl-C ends it: the games in flight go with the workers
@@ -304,6 +317,8 @@ def _play(
     finally:
         first_worker.set()
         summary.startup_seconds = pool.ready_at - started if pool and pool.ready_at else None
+        if poller:
+            poller.stop()  # the games it followed are told gone: those not stored are played again
         if pool:
             pool.close()
 

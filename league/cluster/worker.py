@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from league.cluster.shipping import ShippedPath, localized
 from league.match.bot_spec import BotSpec, spec_from_data, spec_to_data
 from league.match.players import check_command, make_launcher
 from league.match.record import ClockSettings, Move
-from league.match.referee import play_match
+from league.match.referee import Referee
 from league.plan.openings import opening_of
 from sandbox.cpus import pinned_to_cores
 from sandbox.jail import Sandbox
@@ -61,7 +62,14 @@ class LeagueSetup:
     versions: dict[str, str] = field(default_factory=dict)
 
 
-def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None = None) -> dict[str, Any]:
+MovesWatcher = Callable[[dict[str, Any], list[Move]], None]
+"""Told of a game as its referee starts: the record's spec and rules (``as_played``), and the referee's own list of
+moves, which grows as the game is played (``league.cluster.pool.GameWorker.live`` reads it while someone watches)."""
+
+
+def play_game(
+    spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None = None, watch: MovesWatcher | None = None
+) -> dict[str, Any]:
     """Play one scheduled game and return its record (JSON-ready).
 
     When the referee or the sandbox fails (not a bot), the record says ``INFRA_ERROR`` and why.
@@ -70,6 +78,8 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None 
         spec: The game (``GameSpec.to_json()``).
         setup: What every game of the league needs besides its spec.
         sandbox: ``setup``'s sandbox, made once by a worker that plays many games (None: made here).
+        watch: Told of the game and its referee's moves as the referee starts (None: nobody is told). The
+            referee does nothing more for it: its moves are a list it keeps anyway.
     """
     played: dict[str, Any] = {}
     try:
@@ -82,7 +92,10 @@ def play_game(spec: dict[str, Any], setup: LeagueSetup, sandbox: Sandbox | None 
         with pinned_to_cores(setup.pin_cores):  # the bots it starts inherit the cores
             launchers = [make_launcher(game, bot, seat, spec["seed"], sandbox) for seat, bot in enumerate(bots)]
             opening = opening_of(spec.get("opening"), spec["seed"])
-            record = play_match(game, launchers, spec["seed"], ClockSettings(**setup.clock), opening)
+            referee = Referee(game, launchers, spec["seed"], ClockSettings(**setup.clock), opening)
+            if watch is not None:
+                watch(played, referee.moves)
+            record = referee.play()
     except Exception as error:  # noqa: BLE001 - anything escaping the referee is ours, never a bot's
         return {**infra_record(spec, failure_detail(error)), **played, "worker": _worker_name()}
     return {

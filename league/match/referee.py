@@ -216,10 +216,21 @@ class Referee:
             The action; None after a fault; ``_RETRY`` for a rejected line the rules let the bot
             follow with another in the same time (the referee keeps waiting, nothing is charged).
         """
-        seat, transport = request.seat, wait.transport
         reply = event.data.decode("latin-1") if event is not None else ""
-        move = Move(seat, request.role, reply, elapsed_ms, event=_EVENT_NAMES[event.kind] if event else "silence")
-        self.moves.append(move)
+        move = Move(
+            request.seat, request.role, reply, elapsed_ms, event=_EVENT_NAMES[event.kind] if event else "silence"
+        )
+        try:
+            return self._judged(state, request, wait, event, elapsed_ms, move)
+        finally:
+            self.moves.append(move)  # once judged: a move in the list is final (a watcher reads it meanwhile)
+
+    def _judged(
+        self, state: State, request: Request, wait: PendingReply, event: LineEvent | None, elapsed_ms: int, move: Move
+    ) -> Any:
+        """``_judge``'s verdict on ``move`` (its fault set on it), before it joins the moves."""
+        seat, transport = request.seat, wait.transport
+        reply = move.reply
         fault = None
         game_deadline_ns = self.reply_clock.game_deadline_ns
         if event is None and game_deadline_ns is not None and self._now() >= game_deadline_ns:

@@ -84,16 +84,13 @@ def page(game: str, reels: list[Reel], heading: str) -> str:
         heading: The page's title.
     """
     data = {"game": game, "reels": [reel.to_json() for reel in reels]}
-    view = view_module(game)
-    scripts = [_asset(ASSETS, name) for name in ("dom.js", *getattr(view, "ASSETS", ()))]
-    scripts.append(_asset(f"engine.{game}", "viewer.js"))
-    scripts.append(_asset(ASSETS, "player.js"))
+    scripts = [*viewer_scripts(game), asset_text(ASSETS, "player.js")]
     body = "\n".join(f"<script>{script}</script>" for script in scripts)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(heading)}</title>
-<style>{_asset(ASSETS, "player.css")}</style></head>
+<style>{asset_text(ASSETS, "player.css")}</style></head>
 <body>
 <p class="quiet">{html.escape(heading)}</p>
 <h1 id="title"></h1>
@@ -117,17 +114,25 @@ def page(game: str, reels: list[Reel], heading: str) -> str:
 <h3>This step</h3>
 <div id="moves"></div>
 <details id="stderr"></details>
-<script id="replay-data" type="application/json">{_embedded(data)}</script>
+<script id="replay-data" type="application/json">{embedded_json(data)}</script>
 {body}
 </body></html>
 """
 
 
-def _embedded(data: Any) -> str:
+def viewer_scripts(game: str) -> list[str]:
+    """The scripts that draw a frame of ``game``: ``dom.js``, the shared ones its view names, its ``viewer.js``."""
+    view = view_module(game)
+    scripts = [asset_text(ASSETS, name) for name in ("dom.js", *getattr(view, "ASSETS", ()))]
+    return [*scripts, asset_text(f"engine.{game}", "viewer.js")]
+
+
+def embedded_json(data: Any) -> str:
     """JSON safe inside a script element: no ``</script>``, no HTML comment, whatever bots printed."""
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _asset(package: str, name: str) -> str:
+def asset_text(package: str, name: str) -> str:
+    """A packaged script or style sheet's text (``league.replay.assets``, a game's ``viewer.js``)."""
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")

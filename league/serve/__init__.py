@@ -9,10 +9,12 @@ alike), ``live`` (the board's live stream: newest board only, never a queue), ``
 games as table rows), one module a page: ``board_page`` (the leaderboard),
 ``bot_page`` (a bot's versions, games and faults), ``replay`` (a game's replay, sandboxed),
 ``organiser`` (the organiser's page), ``login`` (log in and out), ``submit_page`` (a version
-uploaded by form, a submission's status); and ``api`` (the JSON API that ``league submit`` uses).
+uploaded by form, a submission's status); ``api`` (the JSON API that ``league submit`` uses); and
+``listen`` (a server's socket bound before anything starts, and uvicorn with our settings, for ``league serve``
+and ``league run --live``).
 ``static/`` holds the pages' style sheet and the live board's script.
 
 The pages read and change the contest through the ``Contest`` object alone.
 
-May import ``contest`` (its model), ``stats`` and ``match``; not ``cli``.
+May import ``contest`` (its model), ``live`` (the live games' pages), ``stats`` and ``match``; not ``cli``.
 """

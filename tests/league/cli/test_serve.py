@@ -4,7 +4,7 @@ import socket
 
 import yaml
 
-from league.cli.serve import address_line, bound_socket
+from league.serve.listen import address_line, bound_socket
 from tests.league.contest.serving import contest_file
 
 

@@ -1,0 +1,1 @@
+"""The live pages' scripts (read with ``importlib.resources``)."""
