@@ -26,6 +26,7 @@ from league.contest.model import Board, Status, Submission
 from league.contest.play_loop import PlayLoop, PlayState
 from league.contest.submit import accept_upload
 from league.contest.validation import ValidationQueue
+from league.live.games import LiveGames
 from league.plan.config import League
 from league.stats.game_record import GameRecord
 from league.store import authors, submissions
@@ -68,7 +69,9 @@ class Contest:
         self._changed = threading.Event()
         self._closing = threading.Event()
         self._keeper = threading.Thread(target=self._keep_board, name="contest-board", daemon=True)
-        self.play = PlayLoop(self.path, self.entries, lambda _state: self._changed.set(), address)
+        self.live_games = LiveGames()
+        """The games being played now, as the live pages show them (``league.live``)."""
+        self.play = PlayLoop(self.path, self.entries, lambda _state: self._changed.set(), address, self.live_games)
         self.validation = ValidationQueue(self.league, on_valid=self._entered)
         self._started_ray = False
         self.games = StoredGames(self.folder, self.league.config.name)

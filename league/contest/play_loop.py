@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from league.cluster.live_tap import LiveSink
 from league.cluster.runner import RunSummary, run_league
 from league.contest.field import FieldError, field_league
 from league.contest.model import Submission
@@ -59,6 +60,7 @@ class PlayLoop:
         entries: Gives the entries now (per author, their newest valid version).
         on_change: Called with the new state after each stored batch of games and each change of field or state.
         address: A Ray cluster's address, or None for the local cluster the caller started.
+        live: Where the games being played go while a page watches them (``league.live.games.LiveGames``).
     """
 
     def __init__(
@@ -67,8 +69,10 @@ class PlayLoop:
         entries: Callable[[], Mapping[str, Submission]],
         on_change: Callable[[PlayState], None],
         address: str | None = None,
+        live: LiveSink | None = None,
     ) -> None:
         self.path = path
+        self.live = live
         self.entries = entries
         self.on_change = on_change
         self.address = address
@@ -123,6 +127,7 @@ class PlayLoop:
                 on_run=lambda run: self._with_run(league, run),
                 stop=self._interrupt,
                 publish=False,
+                live=self.live,
             )
         except (StoreBusy, StoreWriteError) as error:
             self._tell(PlayState(league=league, sentence=f"paused: {error}; trying again in {RETRY_S:g} s"))

@@ -15,6 +15,7 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from league.live.pages import live_routes
 from league.serve import api, board_page, bot_page, live, login, organiser, replay, submit_page
 from league.serve.security import SecurityHeaders
 from league.serve.state import Web
@@ -45,8 +46,11 @@ def create_app(contest: Contest) -> Starlette:
         Route("/api/submissions", api.post_submission, methods=["POST"]),
         Route("/api/submissions/{number:int}", api.get_submission),
         Route("/api/board", api.get_board),
+        *live_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)])
     app.state.web = web
+    app.state.live_games = contest.live_games
+    app.state.live_heading = contest.league.config.name
     return app

@@ -54,7 +54,7 @@ def csrf_field(viewer: Viewer) -> str:
 
 
 def _nav(viewer: Viewer) -> str:
-    links = ['<a href="/">Leaderboard</a>']
+    links = ['<a href="/">Leaderboard</a>', '<a href="/live">Games being played</a>']
     if viewer.author is not None:
         links.append(f'<a href="/bots/{text(viewer.author)}">My bot</a>')
         links.append('<a href="/submit">Submit a version</a>')

@@ -48,6 +48,8 @@ def test_a_submitted_version_is_validated_enters_the_board_and_the_pages_can_rea
         assert contest.author_of(token) == "alice" and contest.author_of("nope") is None
         assert not contest.is_organiser("alice")
         wait(lambda: boards and "Waiting" in boards[-1].state, what="the house league settling")
+        watching = contest.live_games.following()  # as a live page follows the games
+        watching.__enter__()
         submitted = contest.submit("alice", starter_archive(), ["python3", "bot.py"])
         assert submitted.author == "alice" and contest.submission(submitted.id).digest == submitted.digest
         wait(
@@ -57,6 +59,9 @@ def test_a_submitted_version_is_validated_enters_the_board_and_the_pages_can_rea
             ),
             what="alice on the settled board",
         )
+        live = [game for game in contest.live_games.games() if "alice" in game.seats]
+        assert live and all(game.frames for game in live), "alice's games were shown as they were played"
+        watching.__exit__(None, None, None)
         board = contest.board()
         alice = next(r for r in board.rows if r.bot == "alice")
         assert alice.author == "alice" and alice.version == submitted.version

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from league.contest.games import StoredGames
+from league.live.games import LiveGames
 from league.contest.model import Board, BoardRow, Status, Submission
 from league.contest.submit import SubmissionRefused
 from league.store.authors import Author
@@ -36,6 +37,7 @@ class ContestDouble:
         self.refuse_next: SubmissionRefused | None = None
         self._numbers = itertools.count(1)
         self.games = StoredGames(self.folder, "replay")
+        self.live_games = LiveGames()  # no run feeds it: the live pages list no game
         self.games_of, self.record, self.faults = self.games.games_of, self.games.record, self.games.faults
         self.stderr_of = self.games.stderr_of
         self._board = self.board_of_games(serial=1)
