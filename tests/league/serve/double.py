@@ -16,9 +16,9 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from league.contest.games import StoredGames
-from league.live.games import LiveGames
 from league.contest.model import Board, BoardRow, Status, Submission
 from league.contest.submit import SubmissionRefused
+from league.live.games import LiveGames
 from league.store.authors import Author
 
 
